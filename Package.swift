@@ -1,0 +1,45 @@
+// swift-tools-version:5.9
+// The lab kit's manifest. No package dependencies: it builds offline, on Linux and on macOS/Xcode.
+import PackageDescription
+import Foundation
+
+/// `LAB_SOLUTIONS=1 swift test` builds every lesson from Solutions/ (the reference) instead of Exercises/ (the
+/// learner's copy). Both trees define the same modules with the same signatures, so the same tests grade either.
+let buildsSolutions = ProcessInfo.processInfo.environment["LAB_SOLUTIONS"] == "1"
+let lessonsFolder = buildsSolutions ? "Solutions" : "Exercises"
+
+/// The lessons, in course order. A new lesson is a folder in Solutions/, Exercises/ (generated), Tests/ and Fixtures/,
+/// a chapter in LESSONS.md, an entry in lessons.json, and its name here.
+let lessons = ["Lesson1"]
+
+let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
+    [
+        .target(name: lesson, dependencies: ["LabSupport"], path: "\(lessonsFolder)/\(lesson)"),
+        .testTarget(
+            name: "\(lesson)Tests",
+            dependencies: [.target(name: lesson), "LabTestSupport", "FirebaseEmulator"],
+            path: "Tests/\(lesson)Tests"
+        ),
+    ]
+}
+
+let package = Package(
+    name: "RESTLab",
+    products: [
+        .library(name: "FirebaseEmulator", targets: ["FirebaseEmulator"]),
+        .executable(name: "lab", targets: ["lab"]),
+    ],
+    targets: lessonTargets + [
+        // The one type every stub uses: `NotImplemented`. Tiny on purpose; lessons depend on nothing else.
+        .target(name: "LabSupport", path: "Sources/LabSupport"),
+        // An in-memory Firebase Realtime Database with the real REST semantics, served through a URLProtocol.
+        .target(name: "FirebaseEmulator", path: "Sources/FirebaseEmulator"),
+        // XCTest helpers shared by the lesson suites: waiting, "not started" reporting, fixtures.
+        .target(name: "LabTestSupport", dependencies: ["LabSupport", "FirebaseEmulator"], path: "Sources/LabTestSupport"),
+        // The kit's tools as a library (exercise generator), so they can be tested.
+        .target(name: "LabKit", path: "Sources/LabKit"),
+        .executableTarget(name: "lab", dependencies: ["LabKit"], path: "Sources/lab"),
+        .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator", "LabTestSupport"], path: "Tests/FirebaseEmulatorTests"),
+        .testTarget(name: "LabKitTests", dependencies: ["LabKit"], path: "Tests/LabKitTests"),
+    ]
+)
