@@ -39,7 +39,7 @@ let package = Package(
         // The kit's tools as a library (exercise generator), so they can be tested.
         .target(name: "LabKit", path: "Sources/LabKit"),
         .executableTarget(name: "lab", dependencies: ["LabKit"], path: "Sources/lab"),
-        .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator", "LabTestSupport"], path: "Tests/FirebaseEmulatorTests"),
+        .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator"], path: "Tests/FirebaseEmulatorTests"),
         .testTarget(name: "LabKitTests", dependencies: ["LabKit"], path: "Tests/LabKitTests"),
     ]
 )
