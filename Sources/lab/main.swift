@@ -1,1 +1,4 @@
-print("lab")
+import Foundation
+import LabKit
+
+exit(LabCommandLine.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import FirebaseEmulator
+
+/// Everything the learner's code sent during a test, wherever it went, in words for a failure message.
+public struct TrafficReport {
+    /// What reached the emulator through the injected session.
+    public let received: [RecordedRequest]
+    /// Requests sent through `URLSession.shared` (or another session the tripwire sees) instead.
+    public let viaOtherSession: [URLRequest]
+    /// Requests through the emulator's session to a host that is not the emulator's (e.g. the real Firebase URL).
+    public let toOtherHost: [RecordedRequest]
+
+    public init(_ emulator: FirebaseEmulator) {
+        received = emulator.requests
+        viaOtherSession = SessionTripwire.requests
+        toOtherHost = FirebaseEmulator.strayRequests
+    }
+
+    /// Explains what went wrong with where the requests were sent, or nil when nothing did.
+    public func wrongPlace(_ exercise: Exercise, baseURL: URL) -> String? {
+        if let request = viaOtherSession.first {
+            return """
+                \(exercise.function) sent \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") through \
+                URLSession.shared (or a session of its own), not through the controller's `session`. The tests hand your \
+                controller a session that talks to their emulator: use `session.dataTask(with:)`. See \(exercise.reference).
+                """
+        }
+        if let request = toOtherHost.first {
+            return """
+                \(exercise.function) sent \(request.method) \(request.url.absoluteString), which is not under the \
+                controller's `baseURL` (\(baseURL.absoluteString)). Build every URL from `baseURL`. See \(exercise.reference).
+                """
+        }
+        return nil
+    }
+
+    /// The message for a completion handler that was not called in time.
+    func missingCompletion(_ exercise: Exercise, timeout: TimeInterval) -> String {
+        var lines = ["\(exercise.function) did not call its completion within \(Int(timeout)) s."]
+        if let last = received.last {
+            lines.append("The emulator received \(received.count) request(s) and answered; the last: \(last.summary).")
+            lines.append("So the task ran, but your handler returned without calling `completion` on that path: check every `return` and `guard … else`, and call `completion(nil)` on success.")
+        } else if !viaOtherSession.isEmpty || !toOtherHost.isEmpty {
+            lines.append("No request reached the emulator through the injected `session`; one went elsewhere (URLSession.shared or another host), and its failure never reached `completion`.")
+        } else {
+            lines.append("No request reached the emulator at all. Likely causes: the data task was never started (call `.resume()` on it), or the code returned before making it without calling `completion`.")
+        }
+        lines.append("See \(exercise.reference).")
+        return lines.joined(separator: " ")
+    }
+
+    /// "PUT /a.json -> 200; POST …" — the requests the emulator received, for the end of a message.
+    public var summary: String {
+        received.isEmpty ? "(no request reached the emulator)" : received.map(\.summary).joined(separator: "; ")
+    }
+}
