@@ -43,13 +43,15 @@ extension LabTestCase {
     ) throws -> Value {
         let counter = CompletionCounter<Value>(exercise)
         start { counter.record($0) }
-        let outcome = XCTWaiter().wait(for: [counter.called], timeout: timeout)
+        let waited = CompletionTimeouts.timeout(for: exercise, normally: timeout)
+        let outcome = XCTWaiter().wait(for: [counter.called], timeout: waited)
 
         if let stub = StubLog.recorded.first {
             throw fail(LabTestCase.notStartedMessage(stub), file: file, line: line)
         }
         guard outcome == .completed, let value = counter.calls.first else {
-            throw fail(TrafficReport(emulator).missingCompletion(exercise, timeout: timeout), file: file, line: line)
+            CompletionTimeouts.noteTimeout(of: exercise)
+            throw fail(TrafficReport(emulator).missingCompletion(exercise, timeout: waited), file: file, line: line)
         }
         // A second call usually follows at once, from the same handler: give it a moment to show.
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.02))
@@ -70,5 +72,23 @@ extension LabTestCase {
         The usual cause: `completion(error)` without a `return` after it, so the code goes on and calls completion again. \
         See \(exercise.reference).
         """
+    }
+}
+
+/// Once a function has missed its completion, its later tests wait less: a forgotten `resume()` should cost a
+/// learner a few seconds per run, not two seconds for every test of the lesson. Correct code never times out.
+enum CompletionTimeouts {
+    private static let lock = NSLock()
+    private static var missed: Set<String> = []
+    static let afterAMiss: TimeInterval = 0.5
+
+    static func timeout(for exercise: Exercise, normally timeout: TimeInterval) -> TimeInterval {
+        lock.lock(); defer { lock.unlock() }
+        return missed.contains(exercise.function) ? min(timeout, afterAMiss) : timeout
+    }
+
+    static func noteTimeout(of exercise: Exercise) {
+        lock.lock(); defer { lock.unlock() }
+        missed.insert(exercise.function)
     }
 }

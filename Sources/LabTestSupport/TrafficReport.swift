@@ -39,7 +39,7 @@ public struct TrafficReport {
 
     /// The message for a completion handler that was not called in time.
     func missingCompletion(_ exercise: Exercise, timeout: TimeInterval) -> String {
-        var lines = ["\(exercise.function) did not call its completion within \(Int(timeout)) s."]
+        var lines = ["\(exercise.function) did not call its completion within \(timeout) s."]
         if let last = received.last {
             lines.append("The emulator received \(received.count) request(s) and answered; the last: \(last.summary).")
             lines.append("So the task ran, but your handler returned without calling `completion` on that path: check every `return` and `guard … else`, and call `completion(nil)` on success.")

@@ -71,14 +71,14 @@ final class CreateMessageTests: Lesson1TestCase {
         try requireSuccess(try createMessage(in: sampleThread(), text: "Stored by the server"), of: exercise)
         XCTAssertNotNil(storedMessages[Self.sampleMessageID], """
             After createMessage, the message that was already in the thread is gone. The thread's messages are now: \
-            \(JSONValue.object(storedMessages).prettyText). A PUT to messages.json replaces them all; POST adds one. \
+            \(JSONValue.object(storedMessages).description). A PUT to messages.json replaces them all; POST adds one. \
             See LESSONS.md §1.1.
             """)
         guard newMessages.count == 1, let (key, stored) = newMessages.first else {
-            throw fail("After createMessage, the thread should hold exactly one new message under a new key; its messages are: \(JSONValue.object(storedMessages).prettyText). See LESSONS.md §1.4.")
+            throw fail("After createMessage, the thread should hold exactly one new message under a new key; its messages are: \(JSONValue.object(storedMessages).description). See LESSONS.md §1.4.")
         }
         XCTAssertNotNil(PushIDGenerator.timestamp(of: key), "The new message is stored under \"\(key)\", which is not a push ID: let the server choose the key (POST). See LESSONS.md §1.1.")
-        XCTAssertEqual(stored["text"], "Stored by the server", "The stored message has the wrong text: \(stored.prettyText). See LESSONS.md §1.4.")
+        XCTAssertEqual(stored["text"], "Stored by the server", "The stored message has the wrong text: \(stored.description). See LESSONS.md §1.4.")
     }
 
     func test_createMessage_appendsTheMessageToTheThread_onSuccess() throws {
@@ -100,7 +100,7 @@ final class CreateMessageTests: Lesson1TestCase {
         XCTAssertEqual(newMessages.count, 2, """
             Two calls of createMessage should leave two new messages, each under its own push ID: POST is not \
             idempotent, and that is what you want for messages. The thread's messages are: \
-            \(JSONValue.object(storedMessages).prettyText). See LESSONS.md §1.1.
+            \(JSONValue.object(storedMessages).description). See LESSONS.md §1.1.
             """)
         XCTAssertEqual(thread.messages.count, 2, "The thread's `messages` should hold both new messages. See LESSONS.md §1.4.")
     }

@@ -51,35 +51,12 @@ class Lesson1TestCase: LabTestCase {
 
     // MARK: Checking what happened
 
-    /// Stops the test unless the call succeeded, saying what the emulator saw.
     func requireSuccess(_ error: Error?, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
-        let traffic = TrafficReport(emulator)
-        if let wrongPlace = traffic.wrongPlace(exercise, baseURL: emulator.baseURL) {
-            throw fail(wrongPlace, file: file, line: line)
-        }
-        guard let error = error else { return }
-        var message = "\(exercise.function) passed an error to its completion: \(error). Requests: \(traffic.summary)."
-        if let missingSuffix = traffic.received.first(where: { !$0.hasJSONSuffix }) {
-            message += " The URL \(missingSuffix.url.absoluteString) lacks `.json`: Firebase's REST API answers only paths ending in .json (§1.2)."
-        } else {
-            message += " The emulator accepted the request, so expected nil."
-        }
-        throw fail(message + " See \(exercise.reference).", file: file, line: line)
+        try requireSuccess(error, of: exercise, on: emulator, file: file, line: line)
     }
 
-    /// The one request the exercise sent; stops the test when it sent none, several, or sent it to the wrong place.
     func onlyRequest(from exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
-        let traffic = TrafficReport(emulator)
-        if let wrongPlace = traffic.wrongPlace(exercise, baseURL: emulator.baseURL) {
-            throw fail(wrongPlace, file: file, line: line)
-        }
-        guard traffic.received.count == 1, let request = traffic.received.first else {
-            throw fail("""
-                \(exercise.function) should send exactly one request; the emulator received \(traffic.received.count): \
-                \(traffic.summary). See \(exercise.reference).
-                """, file: file, line: line)
-        }
-        return request
+        try onlyRequest(from: exercise, on: emulator, file: file, line: line)
     }
 
     /// Sends `recorded` to the emulator once more, as if the app had retried it.
