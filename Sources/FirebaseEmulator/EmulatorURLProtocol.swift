@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Serves `FirebaseEmulator.session`: finds the emulator by the request's host and delivers its answer.
+/// It never passes a request on to the network: an unknown host is recorded as stray and fails.
+/// Delivery follows what works on Linux and Darwin alike (shared/networking-on-linux.md): response, ONE
+/// `didLoad` with the whole body (Linux keeps only the last chunk), finish; never a redirect callback.
+public final class EmulatorURLProtocol: URLProtocol {
+    private let lock = NSLock()
+    private var pendingDelivery: DispatchWorkItem?
+    private var isDone = false
+
+    /// Every http(s) request: the session is emulator-only, so nothing may fall through to the network.
+    override public class func canInit(with request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override public func startLoading() {
+        let incoming = IncomingRequest(request)
+        guard let emulator = Registry.shared.emulator(forHost: request.url?.host) else {
+            let error = URLError(.cannotFindHost, userInfo: [NSURLErrorFailingURLErrorKey: incoming.url])
+            Registry.shared.recordStray(RecordedRequest(incoming, response: EmulatorResponse(statusCode: 0, transportError: error)))
+            finish(with: EmulatorResponse(statusCode: 0, transportError: error))
+            return
+        }
+        let (response, latency) = emulator.process(incoming)
+        guard latency > 0 else {
+            finish(with: response)
+            return
+        }
+        // An async delay rather than sleeping on the session's queue, so `task.cancel()` can stop it.
+        let delivery = DispatchWorkItem { [weak self] in self?.finish(with: response) }
+        lock.lock()
+        pendingDelivery = delivery
+        lock.unlock()
+        DispatchQueue.global().asyncAfter(deadline: .now() + latency, execute: delivery)
+    }
+
+    /// Called on cancel (URLSession then reports URLError.cancelled itself) and after finishing.
+    override public func stopLoading() {
+        lock.lock()
+        isDone = true
+        pendingDelivery?.cancel()
+        pendingDelivery = nil
+        lock.unlock()
+    }
+
+    private func finish(with response: EmulatorResponse) {
+        lock.lock()
+        let alreadyDone = isDone
+        isDone = true
+        pendingDelivery = nil
+        lock.unlock()
+        guard !alreadyDone, let client = client else { return }
+
+        if let error = response.transportError {
+            client.urlProtocol(self, didFailWithError: error)
+            return
+        }
+        guard let url = request.url,
+            let httpResponse = HTTPURLResponse(
+                url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: response.headers)
+        else {
+            client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+            return
+        }
+        client.urlProtocol(self, didReceive: httpResponse, cacheStoragePolicy: .notAllowed)
+        if !response.body.isEmpty { client.urlProtocol(self, didLoad: response.body) }
+        client.urlProtocolDidFinishLoading(self)
+    }
+}

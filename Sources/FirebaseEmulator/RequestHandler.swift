@@ -1,0 +1,116 @@
+import Foundation
+
+/// The emulator's mutable state: what one request may read and change.
+struct EmulatorState {
+    var tree: DataTree
+    var pushIDs: PushIDGenerator
+    let clock: () -> Date
+}
+
+/// The REST semantics as a pure function: one request and the state in, one response out (state updated).
+/// No locking, no faults, no timing: the facade adds those.
+enum RequestHandler {
+    /// A request refused with a Firebase error response.
+    private struct Rejection: Error {
+        let response: EmulatorResponse
+        init(_ status: Int, _ message: String) { response = .firebaseError(status: status, message: message) }
+    }
+
+    static let supportedMethods: Set<String> = ["GET", "HEAD", "PUT", "POST", "PATCH", "DELETE"]
+
+    static func respond(to request: IncomingRequest, state: inout EmulatorState) -> EmulatorResponse {
+        do {
+            return try respondOrReject(request, state: &state)
+        } catch let rejection as Rejection {
+            return rejection.response
+        } catch {
+            return .firebaseError(status: 500, message: ErrorText.internalError)  // unreachable: only Rejection is thrown
+        }
+    }
+
+    private static func respondOrReject(_ request: IncomingRequest, state: inout EmulatorState) throws -> EmulatorResponse {
+        // Firebase's own check comes first: without `.json` it is not the REST API at all (403 as firetest; inferred).
+        guard request.hasJSONSuffix else { return .plainText(status: 403, ErrorText.missingJSONSuffix) }
+        guard supportedMethods.contains(request.method) else {
+            throw Rejection(405, ErrorText.methodNotAllowed(request.method))
+        }
+        guard let path = request.segments, path.allSatisfy(Validation.isValidPathSegment) else {
+            throw Rejection(400, ErrorText.invalidPath)
+        }
+
+        let print = request.query["print"]
+        // `print=silent`: the work is done, the answer is 204 with no body [REF].
+        func success(_ value: JSONValue) -> EmulatorResponse {
+            print == "silent" ? .noContent() : .json(value, pretty: print == "pretty")
+        }
+
+        switch request.method {
+        case "GET":
+            return success(read(at: path, shallow: request.query["shallow"] == "true", tree: state.tree))
+        case "HEAD":
+            let get = success(read(at: path, shallow: false, tree: state.tree))
+            return EmulatorResponse(statusCode: get.statusCode, headers: get.headers, body: Data())
+        case "DELETE":
+            state.tree.write(.null, at: path)
+            return success(.null)
+        default:
+            break
+        }
+
+        let body = try parseBody(request)
+        switch request.method {
+        case "PUT":
+            let value = try prepare(body, at: path, state: state)
+            state.tree.write(value, at: path)
+            return success(value)
+        case "POST":
+            let name = state.pushIDs.next()
+            let value = try prepare(body, at: path + [name], state: state)
+            state.tree.write(value, at: path + [name])
+            return success(.object(["name": .string(name)]))
+        default:  // PATCH
+            guard case .object(let updates) = body else { throw Rejection(400, ErrorText.invalidJSON) }
+            // Check every child before writing any, so a refused PATCH changes nothing.
+            var prepared: [(target: [String], value: JSONValue)] = []
+            var echo: [String: JSONValue] = [:]
+            for key in updates.keys.sorted() {
+                let target = path + key.split(separator: "/").map(String.init)
+                let value = try prepare(updates[key]!, at: target, state: state)
+                prepared.append((target, value))
+                echo[key] = value
+            }
+            for update in prepared { state.tree.write(update.value, at: update.target) }
+            return success(.object(echo))  // PATCH answers with the request's data, not the merged result [REF]
+        }
+    }
+
+    private static func read(at path: [String], shallow: Bool, tree: DataTree) -> JSONValue {
+        let value = tree.read(at: path)
+        // `shallow=true`: an object's children are replaced by `true` [RETR].
+        guard shallow, case .object(let children) = tree.stored(at: path) else { return value }
+        return .object(children.mapValues { _ in .bool(true) })
+    }
+
+    /// The body as JSON with Firebase's checks: present and valid JSON, then every key valid.
+    private static func parseBody(_ request: IncomingRequest) throws -> JSONValue {
+        guard let data = request.body, let parsed = try? JSONParser.parse(data) else {
+            throw Rejection(400, ErrorText.invalidJSON)
+        }
+        if let key = Validation.firstInvalidKey(in: parsed.keys, topLevelKeysArePaths: request.method == "PATCH") {
+            throw Rejection(400, ErrorText.invalidKey(line: key.line, column: key.column))
+        }
+        return parsed.value
+    }
+
+    /// Depth limit, then server values resolved against what is stored at `target` now.
+    private static func prepare(_ value: JSONValue, at target: [String], state: EmulatorState) throws -> JSONValue {
+        guard target.count + Validation.keyDepth(of: value) <= Validation.maximumDepth else {
+            throw Rejection(400, ErrorText.tooDeep)
+        }
+        do {
+            return try ServerValues.resolve(value, existing: state.tree.stored(at: target), now: state.clock())
+        } catch {
+            throw Rejection(400, ErrorText.unknownServerValue)
+        }
+    }
+}

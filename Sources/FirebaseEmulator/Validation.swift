@@ -1,0 +1,70 @@
+import Foundation
+
+/// Firebase's rules for keys, paths and depth, and the error texts it answers with.
+enum Validation {
+    /// Firebase limits a location to 32 levels below the root: the write path plus the data's own nesting.
+    static let maximumDepth = 32
+    static let maximumKeyBytes = 768
+
+    /// A key in written data: non-empty UTF-8, at most 768 bytes, none of `. $ # [ ] /`, no control characters.
+    static func isValidKey(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.count <= maximumKeyBytes && !key.unicodeScalars.contains(where: isForbiddenInKey)
+    }
+
+    /// A segment of the URL path: the same rules except `/`, which separates segments.
+    static func isValidPathSegment(_ segment: String) -> Bool {
+        !segment.isEmpty && segment.utf8.count <= maximumKeyBytes
+            && !segment.unicodeScalars.contains(where: isForbiddenInKey)
+    }
+
+    private static func isForbiddenInKey(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case ".", "$", "#", "[", "]", "/", "\u{7F}", "\u{00}"..."\u{1F}": return true
+        default: return false
+        }
+    }
+
+    /// The first key (in document order) Firebase would refuse. `.sv` is allowed: it marks a server value,
+    /// checked later. In a PATCH body the top-level keys are paths ("a/b"), so each of their segments must be a key.
+    static func firstInvalidKey(in keys: [JSONParser.Key], topLevelKeysArePaths: Bool) -> JSONParser.Key? {
+        keys.first { key in
+            if key.name == ".sv" { return false }
+            if topLevelKeysArePaths && key.depth == 1 {
+                let segments = key.name.split(separator: "/", omittingEmptySubsequences: true)
+                return segments.isEmpty || !segments.allSatisfy { isValidKey(String($0)) }
+            }
+            return !isValidKey(key.name)
+        }
+    }
+
+    /// How many levels of keys `value` adds below its location (0 for a scalar).
+    static func keyDepth(of value: JSONValue) -> Int {
+        switch value {
+        case .object(let object): return 1 + (object.values.map(keyDepth).max() ?? 0)
+        case .array(let array): return 1 + (array.map(keyDepth).max() ?? 0)
+        default: return 0
+        }
+    }
+}
+
+/// Error texts. The documented ones are Firebase's exact words (firebase-rest.md); the inferred ones
+/// are marked and listed in Fixtures/README.md.
+enum ErrorText {
+    static let missingJSONSuffix = "append .json to your request URI to use the REST API."
+    static let invalidPath = "Invalid path: Invalid token in path"
+    static let invalidJSON = "Invalid data; couldn't parse JSON object, array, or value."
+    static let permissionDenied = "Permission denied"
+    static let internalError = "An internal error occurred"
+
+    /// The real text quotes where the offending key begins (line:column of its opening quote, 1-based).
+    static func invalidKey(line: Int, column: Int) -> String {
+        "Invalid data; couldn't parse key beginning at \(line):\(column). Key value can't be empty or contain $ # [ ] / or ."
+    }
+
+    /// Inferred wording: Firebase documents the limit, not this message.
+    static let tooDeep = "Invalid data; data is nested too deeply (more than 32 levels)."
+    /// Inferred wording: Firebase answers 400 for an unknown server value; the text is not documented.
+    static let unknownServerValue = "Invalid data; unknown server value."
+    /// Inferred: Firebase's answer to other methods is not documented; 405 as firetest answers.
+    static func methodNotAllowed(_ method: String) -> String { "Method not allowed: \(method)" }
+}
