@@ -10,7 +10,7 @@ let lessonsFolder = buildsSolutions ? "Solutions" : "Exercises"
 
 /// The lessons, in course order. A new lesson is a folder in Solutions/, Exercises/ (generated), Tests/ and Fixtures/,
 /// a chapter in LESSONS.md, an entry in lessons.json, and its name here.
-let lessons = ["Lesson1"]
+let lessons = ["Lesson1", "Lesson2", "Lesson3", "Lesson4"]
 
 let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
     [

@@ -1,0 +1,2 @@
+import XCTest
+final class Lesson2PlaceholderTests: XCTestCase {}
