@@ -1,0 +1,1 @@
+// Placeholder: Lesson 2 is being written.

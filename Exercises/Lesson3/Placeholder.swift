@@ -1,0 +1,1 @@
+// Placeholder: Lesson 3 is being written.

@@ -1,0 +1,1 @@
+// Placeholder: Lesson 4 is being written.
