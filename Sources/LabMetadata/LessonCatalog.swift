@@ -5,6 +5,8 @@ import Foundation
 public struct LessonCatalog: Codable, Equatable {
     public var lessons: [Lesson]
 
+    public init(lessons: [Lesson]) { self.lessons = lessons }
+
     public struct Lesson: Codable, Equatable {
         /// The module and test-filter name: "Lesson1".
         public var name: String
@@ -12,6 +14,13 @@ public struct LessonCatalog: Codable, Equatable {
         /// LESSONS.md chapter number: "1" (sections are "1.3").
         public var chapter: String
         public var exercises: [Exercise]
+
+        public init(name: String, title: String, chapter: String, exercises: [Exercise]) {
+            self.name = name
+            self.title = title
+            self.chapter = chapter
+            self.exercises = exercises
+        }
     }
 
     public struct Exercise: Codable, Equatable {
@@ -27,6 +36,15 @@ public struct LessonCatalog: Codable, Equatable {
         public var pointsPerTest: Double?
         /// Progressive hints, gentlest first.
         public var hints: [String]
+
+        public init(section: String, function: String, file: String, testClass: String, pointsPerTest: Double?, hints: [String]) {
+            self.section = section
+            self.function = function
+            self.file = file
+            self.testClass = testClass
+            self.pointsPerTest = pointsPerTest
+            self.hints = hints
+        }
 
         public var points: Double { pointsPerTest ?? 1 }
     }
