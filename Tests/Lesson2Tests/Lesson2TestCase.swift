@@ -51,7 +51,7 @@ class Lesson2TestCase: LabTestCase {
         do {
             return try JSONValue(encoding: value)
         } catch {
-            throw fail("JSONEncoder could not encode \(T.self): \(oneLine(error)). See \(exercise.reference).", file: file, line: line)
+            throw fail("JSONEncoder could not encode \(Self.name(of: T.self)): \(oneLine(error)). See \(exercise.reference).", file: file, line: line)
         }
     }
 
@@ -62,31 +62,49 @@ class Lesson2TestCase: LabTestCase {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            let json = (try? JSONValue(data: data))?.description ?? "?"
+            let json = (try? JSONValue(data: data)) ?? .null
             throw fail("""
                 JSONDecoder could not decode the recorded \(path.hasSuffix("message.json") ? "message" : "thread") \
-                (Fixtures/\(path): \(json)) as \(T.self): \(Self.explain(error)) See \(exercise.reference).
+                (Fixtures/\(path): \(json.description)) as \(Self.name(of: T.self)): \(Self.explain(error, data: json)) See \(exercise.reference).
                 """, file: file, line: line)
         }
     }
 
     /// A DecodingError in a learner's words: which key, what the data holds, what the model wanted.
-    static func explain(_ error: Error) -> String {
+    /// `data`, when given, is the JSON that was decoded: the message then lists the keys the data has where one was missing.
+    static func explain(_ error: Error, data: JSONValue? = nil) -> String {
         func path(_ codingPath: [CodingKey]) -> String {
             codingPath.isEmpty ? "the top level" : "\"" + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
                 .joined(separator: ".").replacingOccurrences(of: ".[", with: "[") + "\""
         }
+        func value(at codingPath: [CodingKey], in json: JSONValue) -> JSONValue {
+            codingPath.reduce(json) { node, key in
+                if let index = key.intValue, let array = node.arrayValue { return array.indices.contains(index) ? array[index] : .null }
+                return node[key.stringValue]
+            }
+        }
         guard let decodingError = error as? DecodingError else { return oneLine(error) }
         switch decodingError {
         case .keyNotFound(let key, let context):
+            var notes: [String] = []
+            if !context.codingPath.isEmpty { notes.append("inside \(path(context.codingPath))") }
+            if let json = data, let keys = value(at: context.codingPath, in: json).objectValue?.keys {
+                notes.append("the data's keys there are \(quotedList(keys))")
+                if let twin = keys.first(where: { $0.lowercased() == key.stringValue.lowercased() }) {
+                    notes.append("\"\(twin)\" differs from your \"\(key.stringValue)\" only in capitals, and JSON keys are case-sensitive")
+                }
+            }
+            let detail = notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
             return """
-                your model wants a key "\(key.stringValue)" (inside \(path(context.codingPath))) that the data does not have. \
+                your model wants a key "\(key.stringValue)" that the data does not have\(detail). \
                 Codable takes each JSON key from a property's name, so rename that property to the data's key.
                 """
         case .typeMismatch(let type, let context):
+            let found = data.map { value(at: context.codingPath, in: $0) }.map { "\(kind($0)) \($0.description)" }
+                ?? oneLine(context.debugDescription)
             return """
-                at \(path(context.codingPath)) your model expects \(typeName(type)), but the data holds something else \
-                (\(oneLine(context.debugDescription))). Give that property the type the data has.
+                at \(path(context.codingPath)) your model expects \(typeName(type)), but the data holds \(found). \
+                Give that property the type the data has.
                 """
         case .valueNotFound(let type, let context):
             return "at \(path(context.codingPath)) your model expects \(typeName(type)), but the data holds null."
@@ -95,6 +113,12 @@ class Lesson2TestCase: LabTestCase {
         @unknown default:
             return oneLine(error)
         }
+    }
+
+    /// "MessageThread.Message", without the module's name.
+    static func name(of type: Any.Type) -> String {
+        let name = String(reflecting: type)
+        return name.hasPrefix("Lesson2.") ? String(name.dropFirst("Lesson2.".count)) : name
     }
 
     static func typeName(_ type: Any.Type) -> String {
@@ -134,7 +158,8 @@ class Lesson2TestCase: LabTestCase {
         return sentences.joined(separator: " ")
     }
 
-    /// Where `actual` and `expected` differ, as "at "text": "a" where the data has "b"" phrases; empty when equal.
+    /// Where `actual` and `expected` differ, as phrases (`at "text", the string "a" where the data has the string "b"`);
+    /// empty when they are equal.
     static func differences(_ actual: JSONValue, _ expected: JSONValue, at path: String = "") -> [String] {
         if actual == expected { return [] }
         let here = path.isEmpty ? "the top level" : "\"\(path)\""
@@ -144,8 +169,8 @@ class Lesson2TestCase: LabTestCase {
             for key in Set(a.keys).union(e.keys).sorted() {
                 let child = path.isEmpty ? key : "\(path).\(key)"
                 switch (a[key], e[key]) {
-                case (nil, _?): found.append("no \"\(child)\" where the data has one")
-                case (_?, nil): found.append("\"\(child)\", which the data does not have")
+                case (nil, _?): found.append("no \"\(child)\", which the data has")
+                case (_?, nil): found.append("an extra \"\(child)\", which the data does not have")
                 case (let x?, let y?): found += differences(x, y, at: child)
                 default: break
                 }
@@ -154,7 +179,7 @@ class Lesson2TestCase: LabTestCase {
         case (.array(let a), .array(let e)) where a.count == e.count:
             return zip(a, e).enumerated().flatMap { differences($0.element.0, $0.element.1, at: "\(path)[\($0.offset)]") }
         default:
-            return ["at \(here): \(kind(actual)) \(actual.description) where the data has \(kind(expected)) \(expected.description)"]
+            return ["at \(here), \(kind(actual)) \(actual.description) where the data has \(kind(expected)) \(expected.description)"]
         }
     }
 
@@ -212,7 +237,8 @@ extension Lesson2TestCase {
     /// seconds since 1 January 2001. Otherwise a sentence that names the likely mistake.
     static func timestampProblem(_ value: JSONValue, for date: Date, encodedAsDate: Bool, model: String) -> String? {
         let expected = date.timeIntervalSinceReferenceDate
-        let since2001 = "JSONEncoder writes a Date as seconds since 1 January 2001 (\(JSONValue.number(expected).description) here), which is how the recorded data holds it (5.55405872056162E8)"
+        let here = expected == sampleSeconds ? "" : " (\(JSONValue.number(expected).description) for this date)"
+        let since2001 = "JSONEncoder writes a Date as seconds since 1 January 2001\(here), which is how the recorded data holds it (5.55405872056162E8)"
         switch value {
         case .null:
             return "\(model) encodes no \"timestamp\" at all. Store the message's date in a `Date` property named `timestamp`: \(since2001)."
@@ -222,6 +248,9 @@ extension Lesson2TestCase {
             if abs(number - expected) < 0.001 {
                 if encodedAsDate { return nil }
                 return "\(model) encodes \"timestamp\" as the right number, but not from a Date: your timestamp is stored as a number (a Double?). Store the `Date` itself and let JSONEncoder write it: \(since2001). A number loses what it counts from, and the rest of the app (sorting, showing a time) wants a Date."
+            }
+            if abs(number - Date().timeIntervalSinceReferenceDate) < 60 {
+                return "\(model) encodes \"timestamp\" as \(value.description), which is now, not the date passed to the initialiser (\(JSONValue.number(expected).description)): store the `timestamp` parameter. Its default, `Date()`, is already in the signature; it applies only when the caller leaves the timestamp out."
             }
             if abs(number - date.timeIntervalSince1970) < 1 {
                 return "\(model) encodes \"timestamp\" as \(value.description), the seconds since 1970 (timeIntervalSince1970), but \(since2001). Store the Date as it is; don't convert it."

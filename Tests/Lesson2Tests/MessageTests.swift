@@ -24,15 +24,16 @@ final class MessageTests: Lesson2TestCase {
         XCTAssertTrue(differences.isEmpty, """
             The recorded message, built as MessageThread.Message(text: "\(Self.sampleText)", sender: "\(Self.sampleSender)", \
             timestamp: <its date>), encodes to \(json.description); the recorded data (Fixtures/\(Self.messageFixture)) \
-            is \(recorded.description). It differs \(differences.joined(separator: "; ")). Each property must hold its \
+            is \(recorded.description). Differences: \(differences.joined(separator: "; ")). Each property must hold its \
             parameter unchanged, under the data's key. See LESSONS.md §2.2.
             """)
     }
 
     func test_message_encodesTimestampAsSecondsSince2001() throws {
         let json = try encoded(sampleMessage(), exercise)
-        let problem = Self.timestampProblem(json["timestamp"], for: Self.sampleDate, encodedAsDate: true, model: model)
-        XCTAssertNil(problem, "\(problem ?? "") Your message encodes to \(json.description). See LESSONS.md §2.5.")
+        if let problem = Self.timestampProblem(json["timestamp"], for: Self.sampleDate, encodedAsDate: true, model: model) {
+            XCTFail("\(problem) Your message encodes to \(json.description). See LESSONS.md §2.5.")
+        }
     }
 
     func test_message_storesTimestampAsADate() throws {
@@ -53,10 +54,13 @@ final class MessageTests: Lesson2TestCase {
         let decoded = try decodeFixture(MessageThread.Message.self, Self.messageFixture, exercise)
         if decoded != expected {
             let got = try encoded(decoded, exercise)
+            let built = try encoded(expected, exercise)
             XCTFail("""
-                Decoding the recorded message (Fixtures/\(Self.messageFixture)) gave a message that is not the one it records: \
-                it encodes back to \(got.description), which differs \(Self.differences(got, try Fixtures.json(Self.messageFixture)).joined(separator: "; ")). \
-                The date must come back exactly: \(Self.sampleSeconds) seconds since 1 January 2001. See LESSONS.md §2.2 and §2.5.
+                Decoding the recorded message (Fixtures/\(Self.messageFixture)) gave a message that is not equal (==) to the \
+                same message built with your initialiser: decoded, it encodes as \(got.description); built from the same \
+                text, sender and date (\(Self.sampleSeconds) seconds since 1 January 2001), as \(built.description). \
+                Differences of the built one: \(Self.differences(built, got).joined(separator: "; ")). The initialiser \
+                must store each parameter unchanged; then both ways give the same message. See LESSONS.md §2.2 and §2.5.
                 """)
         }
     }
@@ -85,22 +89,24 @@ final class MessageTests: Lesson2TestCase {
         let json = try encoded(MessageThread.Message(text: "Now", sender: "Ada"), exercise)
         let after = Date()
         guard let seconds = json["timestamp"].numberValue else {
+            let found = json["timestamp"].isNull ? "encodes no \"timestamp\"" : "encodes \"timestamp\" as \(json["timestamp"].description)"
             throw fail("""
-                MessageThread.Message(text:sender:) encodes its timestamp as \(json["timestamp"].description), not a number of \
-                seconds since 2001. Encoded: \(json.description). See LESSONS.md §2.5.
+                MessageThread.Message(text:sender:) \(found), where the data holds a number: seconds since 1 January 2001 \
+                (JSONEncoder's way of writing a Date). Encoded: \(json.description). See LESSONS.md §2.5.
                 """)
         }
         let now = before.timeIntervalSinceReferenceDate
         XCTAssertTrue((now - 5)...(after.timeIntervalSinceReferenceDate + 5) ~= seconds, """
             MessageThread.Message(text:sender:) should be timestamped now (the `timestamp` parameter defaults to `Date()`): \
             about \(JSONValue.number(now).description) seconds since 2001. It encodes "timestamp": \(JSONValue.number(seconds).description), \
-            \(Int((seconds - now).rounded())) seconds off. Store the `timestamp` parameter; don't make a date of your own. See LESSONS.md §2.2.
+            \(Int((seconds - now).rounded())) seconds off\(abs(seconds - before.timeIntervalSince1970) < 10 ? ": that is the seconds since 1970, not since 2001" : ""). \
+            Store the `timestamp` parameter, unchanged; don't make or convert a date of your own. See LESSONS.md §2.2.
             """)
     }
 
     func test_message_equality_comparesTextSenderAndTimestamp() throws {
         let message = sampleMessage()
-        XCTAssertTrue(message == sampleMessage(), "Two messages built from the same text, sender and timestamp should be equal (==). See LESSONS.md §2.2.")
+        XCTAssertTrue(message == sampleMessage(), "Two messages built from the same text, sender and timestamp should be equal (==): each stored property must hold its parameter unchanged (a `Date()` made inside the initialiser differs every time). See LESSONS.md §2.2.")
         let others: [(String, MessageThread.Message)] = [
             ("text", MessageThread.Message(text: "Another text", sender: Self.sampleSender, timestamp: Self.sampleDate)),
             ("sender", MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)),
@@ -117,9 +123,11 @@ final class MessageTests: Lesson2TestCase {
 
     func test_message_isAStruct() throws {
         let style = Mirror(reflecting: sampleMessage()).displayStyle
-        XCTAssertEqual(style, .struct, """
-            MessageThread.Message is a \(style.map { "\($0)" } ?? "?"), but it should be a struct: a message is a value, \
-            copied when you pass it around, and Swift writes its == (Equatable) and Codable for you. See LESSONS.md §2.1.
-            """)
+        if style != .struct {
+            XCTFail("""
+                MessageThread.Message is a \(style.map { "\($0)" } ?? "?"), but it should be a struct: a message is a value, \
+                copied when you pass it around, and Swift writes its == (Equatable) and Codable for you. See LESSONS.md §2.1.
+                """)
+        }
     }
 }

@@ -27,7 +27,7 @@ final class MessageThreadTests: Lesson2TestCase {
         switch messages {
         case .array(let elements):
             let expected: JSONValue = [try encoded(first, exercise), try encoded(second, exercise)]
-            XCTAssertEqual(messages, expected, """
+            XCTAssertTrue(messages == expected, """
                 A thread with two messages should encode "messages" as an array of the two messages, each encoded as \
                 MessageThread.Message encodes it, in order: \(expected.description). It encodes \(elements.count) element(s): \
                 \(messages.description). Store the `messages` parameter unchanged. See LESSONS.md §2.1 and §2.3.
@@ -60,7 +60,7 @@ final class MessageThreadTests: Lesson2TestCase {
         XCTAssertTrue(differences.isEmpty, """
             The recorded thread, built as MessageThread(title: "REST APIs", identifier: "\(Self.sampleThreadID)", \
             messages: [<the recorded message>]), encodes to \(json.description); a PUT of it must send \
-            \(recorded.description) (Fixtures/\(Self.threadFixture)). It differs \(differences.joined(separator: "; ")). \
+            \(recorded.description) (Fixtures/\(Self.threadFixture)). Differences: \(differences.joined(separator: "; ")). \
             Store each parameter unchanged, under the data's key. See LESSONS.md §2.3.
             """)
     }
@@ -73,13 +73,14 @@ final class MessageThreadTests: Lesson2TestCase {
         let differences = Self.differences(json, recorded)
         XCTAssertTrue(differences.isEmpty, """
             Decoding the recorded thread (Fixtures/\(Self.threadFixture)) and encoding it again gives \(json.description), \
-            not the thread it records: it differs \(differences.joined(separator: "; ")). Every property must be decoded \
+            not the thread it records. Differences: \(differences.joined(separator: "; ")). Every property must be decoded \
             from its key and encoded back under it. See LESSONS.md §2.3.
             """)
-        XCTAssertEqual(json, expected, """
+        XCTAssertTrue(json == expected, """
             The recorded thread decoded from JSON is not the same thread as MessageThread(title: "REST APIs", identifier: \
-            "\(Self.sampleThreadID)", messages: [<the recorded message>]): they encode to \(json.description) and \
-            \(expected.description). See LESSONS.md §2.3.
+            "\(Self.sampleThreadID)", messages: [<the recorded message>]): decoded, it encodes as \(json.description); \
+            built, as \(expected.description). Differences of the built one: \(Self.differences(expected, json).joined(separator: "; ")). \
+            The initialisers must store each parameter unchanged. See LESSONS.md §2.3.
             """)
     }
 
@@ -97,7 +98,7 @@ final class MessageThreadTests: Lesson2TestCase {
             throw fail("A thread encoded by JSONEncoder does not decode again: \(Self.explain(error)) Encoded: \(before.description). See LESSONS.md §2.3.")
         }
         let after = try encoded(back, exercise)
-        XCTAssertEqual(after, before, """
+        XCTAssertTrue(after == before, """
             A thread encoded and decoded again is not the same: it went out as \(before.description) and came back as \
             \(after.description). See LESSONS.md §2.3.
             """)
@@ -117,7 +118,7 @@ final class MessageThreadTests: Lesson2TestCase {
             `UUID().uuidString`); it encodes "identifier": "\(identifier)". Store the `identifier` parameter — its default \
             is already in the signature. See LESSONS.md §2.3.
             """)
-        XCTAssertNotEqual(second["identifier"].stringValue, identifier, """
+        XCTAssertFalse(second["identifier"].stringValue == identifier, """
             Two threads made with MessageThread(title:) got the same identifier, "\(identifier)". Each new thread needs a \
             new UUID: it is the thread's key in the database, and two threads with one key overwrite each other. \
             Store the `identifier` parameter (a fixed value, or a `static let`, is shared). See LESSONS.md §2.3.
@@ -126,7 +127,7 @@ final class MessageThreadTests: Lesson2TestCase {
 
     func test_messageThread_messagesDefaultToNone() throws {
         let json = try encoded(MessageThread(title: "Empty"), exercise)
-        XCTAssertEqual(json["messages"], [], """
+        XCTAssertTrue(json["messages"] == [], """
             MessageThread(title:) should have no messages (the parameter defaults to `[]`), which JSONEncoder writes as \
             "messages": []. It encodes \(json.description). See LESSONS.md §2.3.
             """)
