@@ -123,7 +123,7 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         if let decoding = error as? DecodingError {
             throw fail("""
                 The emulator answered 401 with the body \(oneLine(answer)), and fetchMessageThreads passed a \
-                DecodingError: \(oneLine(decoding)). It decoded Firebase's error message as if it were the database, \
+                DecodingError (\(oneLine(decoding))). It decoded Firebase's error message as if it were the database, \
                 so the real cause, "Permission denied", is lost. Check the status is in 200...299 BEFORE decoding, \
                 and pass HTTPStatusError(statusCode:body:) otherwise. See LESSONS.md §4.4.
                 """)

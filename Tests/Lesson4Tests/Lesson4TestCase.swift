@@ -20,6 +20,8 @@ class Lesson4TestCase: LabTestCase {
 
     var emulator: FirebaseEmulator!
     var controller: MessageThreadController!
+    /// `messageThreads` as the last fetch's completion handler saw it, at the moment it was called.
+    private var listSeenByCompletion: [MessageThread]?
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -61,8 +63,12 @@ class Lesson4TestCase: LabTestCase {
     /// Calls the learner's fetch on `controller` (or another one) and returns what its completion got.
     func fetch(with fetcher: MessageThreadController? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
         let fetcher = fetcher ?? controller!
+        listSeenByCompletion = nil
         return try awaitCompletion(of: Self.fetch, on: emulator, file: file, line: line) { done in
-            fetcher.fetchMessageThreads(completion: done)
+            fetcher.fetchMessageThreads { error in
+                self.listSeenByCompletion = fetcher.messageThreads
+                done(error)
+            }
         }
     }
 
@@ -78,6 +84,14 @@ class Lesson4TestCase: LabTestCase {
             throw fail(Self.explain(decoding, answer: request), file: file, line: line)
         }
         try requireSuccess(error, of: Self.fetch, on: emulator, file: file, line: line)
+        let fetched = (fetcher ?? controller!).messageThreads
+        if let seen = listSeenByCompletion, seen != fetched {
+            throw fail("""
+                When fetchMessageThreads called completion(nil), `messageThreads` held \(seen.count) thread(s); only \
+                afterwards did it change to the \(fetched.count) fetched. The caller reads the list in its completion \
+                (to show it), so set `self.messageThreads` first, then call completion(nil). See LESSONS.md §4.5.
+                """, file: file, line: line)
+        }
     }
 
     /// Loads `database`, fetches it, and stops the test unless `messageThreads` then holds exactly its threads,
@@ -151,7 +165,7 @@ class Lesson4TestCase: LabTestCase {
         if body.trimmingCharacters(in: .whitespacesAndNewlines) == "null" {
             return """
                 The database is empty, so GET /.json answered 200 with the body `null`, and fetchMessageThreads passed \
-                an error: \(oneLine(error)). An empty database is not an error, it is an empty list: decode \
+                an error (\(oneLine(error))). An empty database is not an error, it is an empty list: decode \
                 `[String: MessageThread]?.self` (null decodes as nil; use `?? [:]`), or check for `null` before decoding, \
                 then set `messageThreads` to [] and call completion(nil). See LESSONS.md §4.3.
                 """
@@ -159,14 +173,14 @@ class Lesson4TestCase: LabTestCase {
         if case .typeMismatch(let type, let context) = error, context.codingPath.isEmpty, "\(type)".hasPrefix("Array") {
             return """
                 fetchMessageThreads decoded the database as an array, but GET /.json answers an object keyed by \
-                thread identifiers ({"695398C4-…": {…}, …}), and decoding failed: \(oneLine(error)). Decode \
+                thread identifiers ({"695398C4-…": {…}, …}), and decoding failed (\(oneLine(error))). Decode \
                 `[String: MessageThread]` and take its `.values`. See LESSONS.md §4.2.
                 """
         }
         let path = Self.codingPath(of: error).map(\.stringValue).joined(separator: ".")
         return """
             fetchMessageThreads got 200 and the database (\(shortBody)), but its decoding failed\
-            \(path.isEmpty ? "" : " at \(path)"): \(oneLine(error)). The body is an object: thread identifier → \
+            \(path.isEmpty ? "" : " at \(path)") (\(oneLine(error))). The body is an object: thread identifier → \
             thread. Decode `[String: MessageThread]?.self` with a plain JSONDecoder() and the given MessageThread model. \
             See LESSONS.md §4.2.
             """
@@ -220,14 +234,15 @@ class Lesson4TestCase: LabTestCase {
         let byIdentifier = expected.sorted { $0.identifier < $1.identifier }.map(\.title)
         let localized = wanted.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
         let why: String
-        if titles == byIdentifier {
+        // With two threads any wrong order is also "backwards" and may be "by identifier": name those only from three on.
+        if titles.count >= 3 && titles == byIdentifier {
             why = "They are sorted by identifier (the dictionary's keys), not by title: sort the values with `$0.title < $1.title`."
-        } else if titles == wanted.reversed() {
+        } else if titles.count >= 3 && titles == wanted.reversed() {
             why = "They are sorted by title backwards (Z to A): use `<`, not `>`."
         } else if titles == localized && localized != wanted {
             why = "They are sorted with a localized comparison; this exercise wants String's own `<` (`$0.title < $1.title`), which orders by Unicode scalar values, the same on every machine."
         } else {
-            why = "They are not sorted by title: a dictionary's `values` come in no particular order, and a different one each run. Sort them: `.sorted { $0.title < $1.title }`."
+            why = "They are not in title order (A to Z): a dictionary's `values` come in no particular order, and a different one each run. Sort them: `.sorted { $0.title < $1.title }`."
         }
         throw fail("""
             After fetchMessageThreads the titles in `messageThreads` start \(Self.list(titles.prefix(5))); sorted by \
