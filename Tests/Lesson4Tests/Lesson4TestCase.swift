@@ -36,9 +36,9 @@ class Lesson4TestCase: LabTestCase {
 
     // MARK: Recorded databases
 
-    /// The original course's sample database (Fixtures/lesson4/README.md).
+    /// The original course's sample database (Fixtures/databases/message-board-sample.json).
     static func sampleDatabase() throws -> JSONValue {
-        try Fixtures.json("lesson4/message-board-sample.json")
+        try Fixtures.database("message-board-sample")
     }
 
     /// A class-sized database: 58 threads, 282 messages keyed by push IDs, 8 threads without messages,
