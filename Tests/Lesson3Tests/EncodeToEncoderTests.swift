@@ -70,8 +70,9 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         XCTAssertEqual(json["identifier"], .string(thread.identifier), "encode(to:) wrote \(json.description) for a new thread; it needs its identifier. See LESSONS.md §3.4.")
         let messages = json.objectValue?["messages"]
         XCTAssertTrue(messages == nil || messages == .array([]), """
-            encode(to:) wrote "messages": \(messages?.description ?? "?") for a thread with no messages; write an empty \
-            array `[]` (or leave the key out — Firebase stores neither). See LESSONS.md §3.4.
+            encode(to:) wrote "messages": \(messages?.description ?? "?") for a thread with no messages; write \
+            messages as an array, here the empty array `[]` (or leave the key out — Firebase stores neither). \
+            See LESSONS.md §3.4.
             """)
     }
 
@@ -80,12 +81,7 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                      "lesson3/thread-messages-array.json", "lesson3/thread-new.json"] {
             let decoded = try decodeThread(path)
             let (data, json) = try encodeThread(decoded)
-            let again = try decode(MessageThread.self, from: data, json: json,
-                                   source: "what encode(to:) wrote for Fixtures/\(path)", threadDepth: 0)
-            XCTAssertEqual(again, decoded, """
-                Fixtures/\(path) decoded, encoded with encode(to:) and decoded again is not the same thread: \
-                \(Self.shortJSON(json)). encode(to:) must write everything init(from:) reads. See LESSONS.md §3.4.
-                """)
+            try assertRoundTrip(decoded, data: data, json: json, source: "what encode(to:) wrote for Fixtures/\(path)")
         }
     }
 
@@ -95,16 +91,11 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         defer { emulator.invalidate() }
         let read = try putAndGet(thread, on: emulator)
         XCTAssertNotNil(read.json["messages"].arrayValue, """
-            Firebase stored the PUT thread's messages under the keys 0, 1, 2 and GET returned \
-            \(Self.shortJSON(read.json["messages"])), not an array: encode(to:) should write messages as an array. \
-            See LESSONS.md §3.1.
+            After a PUT of what encode(to:) wrote, GET returned messages as \(Self.shortJSON(read.json["messages"])), \
+            not an array. Write messages as an array: Firebase stores it under the keys 0, 1, 2 and its array \
+            heuristic returns an array again. See LESSONS.md §3.1.
             """)
-        let decoded = try decode(MessageThread.self, from: read.data, json: read.json,
-                                 source: "what GET returned after a PUT of encode(to:)'s JSON", threadDepth: 0)
-        XCTAssertEqual(decoded, thread, """
-            The thread, encoded, PUT, read back with GET and decoded, is not the same thread; GET returned \
-            \(Self.shortJSON(read.json)). See LESSONS.md §3.4.
-            """)
+        try assertRoundTrip(thread, data: read.data, json: read.json, source: "what GET returned after a PUT of encode(to:)'s JSON")
     }
 
     func test_encodeTo_newThread_storedByFirebaseAndReadBack_decodesToAnEqualThread() throws {
@@ -113,9 +104,7 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         defer { emulator.invalidate() }
         let read = try putAndGet(thread, on: emulator)
         XCTAssertNil(read.json.objectValue?["messages"], "Firebase stores no empty list, so GET of the new thread has no messages key: \(read.json.description). See LESSONS.md §3.1.")
-        let decoded = try decode(MessageThread.self, from: read.data, json: read.json,
-                                 source: "what GET returned after a PUT of a new thread", threadDepth: 0)
-        XCTAssertEqual(decoded, thread, "The new thread, PUT and read back, decoded as a different thread (GET returned \(read.json.description)). See LESSONS.md §3.3.")
+        try assertRoundTrip(thread, data: read.data, json: read.json, source: "what GET returned after a PUT of a new thread")
     }
 
     func test_encodeTo_storedThenAMessagePOSTed_readsBackAsAnObject_andDecodes() throws {
@@ -133,9 +122,11 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         XCTAssertEqual(posted.statusCode, 200, "The emulator refused a POST to the stored thread's messages: \(posted.bodyText ?? ""). See LESSONS.md §3.1.")
         let get = emulator.handle(URLRequest(url: emulator.baseURL.appendingPathComponent(thread.identifier).appendingPathExtension("json")))
         let json = try XCTUnwrap(get.bodyJSON, "GET of the thread returned no JSON.")
-        let decoded = try decode(MessageThread.self, from: get.body, json: json,
-                                 source: "the thread after a PUT and a POST (messages keyed 0, 1, 2 and a push ID)", threadDepth: 0)
-        XCTAssertEqual(decoded.messages, thread.messages + [later], """
+        let source = "the thread after a PUT and a POST (messages keyed 0, 1, 2 and a push ID)"
+        let decoded = try decode(MessageThread.self, from: get.body, json: json, source: source, threadDepth: 0,
+                                 writtenByEncode: true)
+        try assertSameThread(decoded, as: json, decoding: source)
+        XCTAssertTrue(decoded.messages == thread.messages + [later], """
             After a PUT of three messages and a POST of a fourth, GET returns messages as an object (keys 0, 1, 2 and \
             a push ID: no longer an array); init(from:) should read all four, oldest first. It read \
             \(Self.timeline(decoded.messages)). See LESSONS.md §3.3.
@@ -143,6 +134,23 @@ final class EncodeToEncoderTests: Lesson3TestCase {
     }
 
     // MARK: Helpers
+
+    /// `json` (whose bytes are `data`) came from encode(to:) for `original`, directly or through Firebase: it must
+    /// hold the same thread, and init(from:) must read that thread back.
+    func assertRoundTrip(_ original: MessageThread, data: Data, json: JSONValue, source: String,
+                         file: StaticString = #filePath, line: UInt = #line) throws {
+        guard Self.expectedThread(json) == original else {
+            throw fail("""
+                encode(to:) wrote \(Self.shortJSON(json)) for the thread "\(original.title)" \
+                (\(original.identifier), \(original.messages.count) message(s)); that JSON does not hold the same \
+                title, identifier and messages. encode(to:) must write everything init(from:) reads. \
+                See LESSONS.md §3.4.
+                """, file: file, line: line)
+        }
+        let decoded = try decode(MessageThread.self, from: data, json: json, source: source, threadDepth: 0,
+                                 writtenByEncode: true, file: file, line: line)
+        try assertSameThread(decoded, as: json, decoding: source, file: file, line: line)
+    }
 
     /// PUTs `thread`, as encode(to:) writes it, at its identifier, then GETs it back.
     func putAndGet(_ thread: MessageThread, on emulator: FirebaseEmulator,

@@ -53,18 +53,17 @@ final class InitFromDecoderTests: Lesson3TestCase {
     func test_initFrom_decodesManyMessagesKeyedByPushIDs_oldestFirst() throws {
         let path = "lesson3/thread-many-messages.json"
         let thread = try decodeThread(path)
-        try assertSameThread(thread, Self.expectedThread(try Fixtures.json(path)), decoding: "Fixtures/\(path)")
+        try assertSameThread(thread, as: try Fixtures.json(path), decoding: "Fixtures/\(path)")
     }
 
     func test_initFrom_keepsUnicodeAndEmojiExactly() throws {
         let path = "lesson3/thread-unicode.json"
         let thread = try decodeThread(path)
-        let expected = Self.expectedThread(try Fixtures.json(path))
         XCTAssertEqual(thread.title, "Unicode ☕️ — 日本語 🧵", """
             init(from:) decoded the title \(thread.title.debugDescription); the JSON says "Unicode ☕️ — 日本語 🧵". \
             JSON strings are Unicode: decode them as String and change nothing. See LESSONS.md §3.3.
             """)
-        try assertSameThread(thread, expected, decoding: "Fixtures/\(path)")
+        try assertSameThread(thread, as: try Fixtures.json(path), decoding: "Fixtures/\(path)")
         let decomposed = thread.messages.first { $0.sender == "Renée" }?.text.unicodeScalars.map(\.value) ?? []
         XCTAssertTrue(decomposed.contains(0x0301), """
             Renée's message ends with "e" + U+0301 (a combining accent); init(from:) lost the U+0301. Keep the text \
@@ -75,21 +74,28 @@ final class InitFromDecoderTests: Lesson3TestCase {
     func test_initFrom_decodesMessagesThatAPUTStoredAsAnArray_oldestFirst() throws {
         let path = "lesson3/thread-messages-array.json"
         let thread = try decodeThread(path)
-        try assertSameThread(thread, Self.expectedThread(try Fixtures.json(path)), decoding: "Fixtures/\(path)")
+        try assertSameThread(thread, as: try Fixtures.json(path), decoding: "Fixtures/\(path)")
     }
 
     func test_initFrom_threadWithoutATitle_throwsKeyNotFoundForTitle() throws {
+        let path = "Fixtures/lesson3/thread-missing-title.json"
         let data = try Fixtures.data("lesson3/thread-missing-title.json")
+        let json = try Fixtures.json("lesson3/thread-missing-title.json")
         let thread: MessageThread
         do {
             thread = try JSONDecoder().decode(MessageThread.self, from: data)
         } catch DecodingError.keyNotFound(let key, _) where key.stringValue == "title" {
             return  // what a caller needs to learn: the data is bad, and which key is missing
+        } catch DecodingError.keyNotFound(let key, _) where key.stringValue.lowercased() == "title" {
+            throw fail("""
+                init(from:) threw keyNotFound for "\(key.stringValue)", not "title": a CodingKeys case's raw value must \
+                be exactly the JSON key, "title". See LESSONS.md §3.3.
+                """)
         } catch let error as DecodingError {
             throw fail("""
                 Fixtures/lesson3/thread-missing-title.json has no "title"; init(from:) should throw \
                 DecodingError.keyNotFound for the key "title" (what `container.decode(String.self, forKey: .title)` \
-                throws), but it threw: \(oneLine(error)). See LESSONS.md §3.3.
+                throws), but instead: \(Self.explain(error, in: json, source: path, threadDepth: 0))
                 """)
         } catch {
             throw fail("""
@@ -121,7 +127,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
         XCTAssertEqual(threads.keys.sorted(), database.keys.sorted(), "Decoding Fixtures/\(path) as [String: MessageThread] should give one thread per key. See LESSONS.md §3.3.")
         for (key, json) in database.sorted(by: { $0.key < $1.key }) {
             guard let thread = threads[key] else { continue }
-            try assertSameThread(thread, Self.expectedThread(json), decoding: "the thread \(key) in Fixtures/\(path)")
+            try assertSameThread(thread, as: json, decoding: "the thread \(key) in Fixtures/\(path)")
         }
     }
 }

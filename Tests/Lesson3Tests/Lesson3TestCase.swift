@@ -31,12 +31,16 @@ class Lesson3TestCase: LabTestCase {
     }
 
     /// `data` (whose parsed form is `json`) decoded as `type` with a plain JSONDecoder, as an app would.
+    /// `writtenByEncode`: the JSON came from the learner's encode(to:) (perhaps via the emulator), so a missing
+    /// title or identifier is encode's fault, not init(from:)'s.
     func decode<T: Decodable>(_ type: T.Type, from data: Data, json: JSONValue, source: String, threadDepth: Int,
+                              writtenByEncode: Bool = false,
                               file: StaticString = #filePath, line: UInt = #line) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
-            throw fail(Self.explain(error, in: json, source: source, threadDepth: threadDepth), file: file, line: line)
+            throw fail(Self.explain(error, in: json, source: source, threadDepth: threadDepth, writtenByEncode: writtenByEncode),
+                       file: file, line: line)
         } catch {
             // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
             throw fail("MessageThread.init(from:) threw \(oneLine(error)) while decoding \(source). See LESSONS.md §3.3.",
@@ -45,7 +49,8 @@ class Lesson3TestCase: LabTestCase {
     }
 
     /// What a `DecodingError` from the learner's `init(from:)` most likely means, in one line.
-    static func explain(_ error: DecodingError, in json: JSONValue, source: String, threadDepth: Int) -> String {
+    static func explain(_ error: DecodingError, in json: JSONValue, source: String, threadDepth: Int,
+                        writtenByEncode: Bool = false) -> String {
         let reference = "See LESSONS.md §3.3."
         switch error {
         case .keyNotFound(let key, let context):
@@ -59,6 +64,13 @@ class Lesson3TestCase: LabTestCase {
                     `messages` key (its keys: \(keys.joined(separator: ", "))). A new thread has none — Firebase does not \
                     store an empty list — so `decode` is the wrong call: use `decodeIfPresent` for messages and make \
                     nil an empty array. \(reference)
+                    """
+            }
+            if writtenByEncode, path.count == threadDepth, ["title", "identifier"].contains(key.stringValue) {
+                return """
+                    encode(to:) did not write the key "\(key.stringValue)", so init(from:) could not read it back \
+                    from \(source) (its keys: \(keys.joined(separator: ", "))). Encode title, identifier and \
+                    messages, each for its CodingKeys case. See LESSONS.md §3.4.
                     """
             }
             if let near = keys.first(where: { $0.lowercased() == key.stringValue.lowercased() }) {
@@ -176,17 +188,24 @@ class Lesson3TestCase: LabTestCase {
         return "[" + messages.map { "\($0.sender) \(formatter.string(from: $0.timestamp))" }.joined(separator: ", ") + "]"
     }
 
-    /// Checks `actual` against `expected` field by field, with messages that say which part is wrong and why.
-    func assertSameThread(_ actual: MessageThread, _ expected: MessageThread, decoding source: String,
+    /// Checks `actual` against the thread `json` holds, field by field, with messages that say which part is wrong
+    /// and why.
+    func assertSameThread(_ actual: MessageThread, as json: JSONValue, decoding source: String,
                           file: StaticString = #filePath, line: UInt = #line) throws {
         let reference = "See LESSONS.md §3.3."
+        let expected = Self.expectedThread(json)
+        let shape: String
+        switch json["messages"] {
+        case .object: shape = "Here `messages` is an object keyed by push IDs: decode [String: Message] and take its values."
+        case .array: shape = "Here `messages` is a JSON array (as Firebase returns messages that a PUT stored under 0, 1, 2, …): when the dictionary does not decode, decode [Message]."
+        default: shape = "Here there is no `messages` key: decodeIfPresent gives nil, which means no messages."
+        }
         XCTAssertEqual(actual.title, expected.title, "init(from:) decoded the wrong title from \(source). Decode the key \"title\" as a String. \(reference)", file: file, line: line)
         XCTAssertEqual(actual.identifier, expected.identifier, "init(from:) decoded the wrong identifier from \(source). Decode the key \"identifier\" as a String. \(reference)", file: file, line: line)
         guard actual.messages.count == expected.messages.count else {
             throw fail("""
                 init(from:) decoded \(actual.messages.count) message(s) from \(source); the JSON holds \
-                \(expected.messages.count). Every child of `messages` is one message, whether `messages` is an object \
-                keyed by push IDs or an array. \(reference)
+                \(expected.messages.count). \(shape) \(reference)
                 """, file: file, line: line)
         }
         let sortedActual = actual.messages.sorted { $0.timestamp < $1.timestamp }
