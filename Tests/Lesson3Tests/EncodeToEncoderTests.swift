@@ -13,27 +13,17 @@ final class EncodeToEncoderTests: Lesson3TestCase {
     let exercise = Lesson3TestCase.encodeTo
 
     func test_encodeTo_writesExactlyTheKeysTitleIdentifierAndMessages() throws {
-        let (_, json) = try encodeThread(Self.threeMessageThread())
-        guard let object = json.objectValue else {
-            throw fail("""
-                encode(to:) wrote \(Self.shortJSON(json)), not a JSON object. A thread is an object with the keys \
-                title, identifier and messages: use `encoder.container(keyedBy: CodingKeys.self)`, not a \
-                single-value or unkeyed container. See LESSONS.md §3.4.
-                """)
+        let thread = Self.threeMessageThread()
+        let (_, json) = try encodeThread(thread)
+        if let problem = Self.shapeProblem(of: json, for: thread) {
+            XCTFail(problem)
         }
-        let keys = Set(object.keys)
-        let expected: Set = ["title", "identifier", "messages"]
-        XCTAssertEqual(keys, expected, """
-            encode(to:) wrote the keys \(keys.sorted()); a thread's JSON has exactly title, identifier and messages. \
-            Missing: \(expected.subtracting(keys).sorted()); not expected: \(keys.subtracting(expected).sorted()). \
-            Encode each property for its CodingKeys case, whose raw value must be exactly the JSON key. \
-            See LESSONS.md §3.4.
-            """)
     }
 
     func test_encodeTo_writesTheTitleAndIdentifier() throws {
         let thread = Self.threeMessageThread()
         let (_, json) = try encodeThread(thread)
+        try requireObject(json, for: thread)
         XCTAssertEqual(json["title"], .string(thread.title), "encode(to:) wrote \"title\": \(json["title"].description); expected \"\(thread.title)\". See LESSONS.md §3.4.")
         XCTAssertEqual(json["identifier"], .string(thread.identifier), "encode(to:) wrote \"identifier\": \(json["identifier"].description); expected \"\(thread.identifier)\" (the thread's key in the database). See LESSONS.md §3.4.")
     }
@@ -41,6 +31,7 @@ final class EncodeToEncoderTests: Lesson3TestCase {
     func test_encodeTo_writesMessagesAsAnArray_inTheThreadsOrder() throws {
         let thread = Self.threeMessageThread()
         let (_, json) = try encodeThread(thread)
+        try requireObject(json, for: thread)
         let expected = try thread.messages.map { try JSONValue(encoding: $0) }
         switch json["messages"] {
         case .array(let written):
@@ -66,6 +57,9 @@ final class EncodeToEncoderTests: Lesson3TestCase {
     func test_encodeTo_newThread_writesAnEmptyArrayOrNoMessagesKey() throws {
         let thread = MessageThread(title: "Nothing yet", identifier: "2A4C6E80-1B3D-4F5A-8C7E-9D0F1A2B3C4D")
         let (_, json) = try encodeThread(thread)
+        if let problem = Self.shapeProblem(of: json, for: thread) {
+            throw fail(problem)
+        }
         XCTAssertEqual(json["title"], "Nothing yet", "encode(to:) wrote \(json.description) for a new thread; it needs its title. See LESSONS.md §3.4.")
         XCTAssertEqual(json["identifier"], .string(thread.identifier), "encode(to:) wrote \(json.description) for a new thread; it needs its identifier. See LESSONS.md §3.4.")
         let messages = json.objectValue?["messages"]
@@ -135,11 +129,21 @@ final class EncodeToEncoderTests: Lesson3TestCase {
 
     // MARK: Helpers
 
+    /// Stops the test when encode(to:) did not write a JSON object at all.
+    func requireObject(_ json: JSONValue, for thread: MessageThread, file: StaticString = #filePath, line: UInt = #line) throws {
+        if json.objectValue == nil, let problem = Self.shapeProblem(of: json, for: thread) {
+            throw fail(problem, file: file, line: line)
+        }
+    }
+
     /// `json` (whose bytes are `data`) came from encode(to:) for `original`, directly or through Firebase: it must
     /// hold the same thread, and init(from:) must read that thread back.
     func assertRoundTrip(_ original: MessageThread, data: Data, json: JSONValue, source: String,
                          file: StaticString = #filePath, line: UInt = #line) throws {
-        guard Self.expectedThread(json) == original else {
+        if let problem = Self.shapeProblem(of: json, for: original) {
+            throw fail(problem, file: file, line: line)
+        }
+        guard Self.expectedThread(json, keepingArrayOrder: true) == original else {
             throw fail("""
                 encode(to:) wrote \(Self.shortJSON(json)) for the thread "\(original.title)" \
                 (\(original.identifier), \(original.messages.count) message(s)); that JSON does not hold the same \
@@ -156,6 +160,9 @@ final class EncodeToEncoderTests: Lesson3TestCase {
     func putAndGet(_ thread: MessageThread, on emulator: FirebaseEmulator,
                    file: StaticString = #filePath, line: UInt = #line) throws -> (data: Data, json: JSONValue) {
         let (body, json) = try encodeThread(thread, file: file, line: line)
+        if let problem = Self.shapeProblem(of: json, for: thread) {
+            throw fail(problem, file: file, line: line)
+        }
         let url = emulator.baseURL.appendingPathComponent(thread.identifier).appendingPathExtension("json")
         var put = URLRequest(url: url)
         put.httpMethod = "PUT"

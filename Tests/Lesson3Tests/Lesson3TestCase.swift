@@ -167,16 +167,18 @@ class Lesson3TestCase: LabTestCase {
 
     // MARK: What a fixture says
 
-    /// The thread `json` holds, read without the learner's code: messages from an object or an array, oldest first.
-    static func expectedThread(_ json: JSONValue) -> MessageThread {
+    /// The thread `json` holds, read without the learner's code: messages from an object or an array, oldest first
+    /// (or, with `keepingArrayOrder`, an array's messages in the array's order).
+    static func expectedThread(_ json: JSONValue, keepingArrayOrder: Bool = false) -> MessageThread {
         let children = json["messages"].objectValue.map { Array($0.values) } ?? json["messages"].arrayValue ?? []
         let messages = children.compactMap { child -> MessageThread.Message? in
             guard let text = child["text"].stringValue, let sender = child["sender"].stringValue,
                 let seconds = child["timestamp"].numberValue else { return nil }
             return MessageThread.Message(text: text, sender: sender, timestamp: Date(timeIntervalSinceReferenceDate: seconds))
         }
+        let inOrder = keepingArrayOrder && json["messages"].arrayValue != nil
         return MessageThread(title: json["title"].stringValue ?? "", identifier: json["identifier"].stringValue ?? "",
-                             messages: messages.sorted { $0.timestamp < $1.timestamp })
+                             messages: inOrder ? messages : messages.sorted { $0.timestamp < $1.timestamp })
     }
 
     /// "Ada 16:03:05.007" per message, to show an order in a message.
@@ -229,6 +231,30 @@ class Lesson3TestCase: LabTestCase {
     }
 
     // MARK: Encoding
+
+    /// What is wrong with the shape of a thread's JSON that encode(to:) wrote, or nil when it is a JSON object with the
+    /// keys title, identifier and messages (messages may be left out when `thread` has none).
+    static func shapeProblem(of json: JSONValue, for thread: MessageThread) -> String? {
+        guard let object = json.objectValue else {
+            return """
+                encode(to:) wrote \(shortJSON(json)), not a JSON object. A thread is an object with the keys title, \
+                identifier and messages: use `encoder.container(keyedBy: CodingKeys.self)`, not a single-value or \
+                unkeyed container. See LESSONS.md §3.4.
+                """
+        }
+        let keys = Set(object.keys)
+        var expected: Set = ["title", "identifier", "messages"]
+        if thread.messages.isEmpty, !keys.contains("messages") { expected.remove("messages") }
+        guard keys == expected else {
+            return """
+                encode(to:) wrote the keys \(keys.sorted()); a thread's JSON has exactly title, identifier and \
+                messages. Missing: \(expected.subtracting(keys).sorted()); not expected: \
+                \(keys.subtracting(expected).sorted()). Encode each property for its CodingKeys case, whose raw value \
+                must be exactly the JSON key. See LESSONS.md §3.4.
+                """
+        }
+        return nil
+    }
 
     /// `thread` encoded with a plain JSONEncoder through the learner's `encode(to:)`, as JSON.
     func encodeThread(_ thread: MessageThread, file: StaticString = #filePath, line: UInt = #line) throws -> (data: Data, json: JSONValue) {
