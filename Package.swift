@@ -34,12 +34,14 @@ let package = Package(
         .target(name: "LabSupport", path: "Sources/LabSupport"),
         // An in-memory Firebase Realtime Database with the real REST semantics, served through a URLProtocol.
         .target(name: "FirebaseEmulator", path: "Sources/FirebaseEmulator"),
-        // XCTest helpers shared by the lesson suites: waiting, "not started" reporting, fixtures.
-        .target(name: "LabTestSupport", dependencies: ["LabSupport", "FirebaseEmulator"], path: "Sources/LabTestSupport"),
-        // The kit's tools as a library (exercise generator), so they can be tested.
-        .target(name: "LabKit", path: "Sources/LabKit"),
+        // lessons.json (lessons, exercises, points, hints) and the results-file format: read by tests and tools alike.
+        .target(name: "LabMetadata", path: "Sources/LabMetadata"),
+        // XCTest helpers shared by the lesson suites: waiting, "not started" reporting, fixtures, results files.
+        .target(name: "LabTestSupport", dependencies: ["LabSupport", "FirebaseEmulator", "LabMetadata"], path: "Sources/LabTestSupport"),
+        // The lab command's logic as a library (generator, runner, reports), so it can be tested.
+        .target(name: "LabKit", dependencies: ["LabMetadata"], path: "Sources/LabKit"),
         .executableTarget(name: "lab", dependencies: ["LabKit"], path: "Sources/lab"),
         .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator"], path: "Tests/FirebaseEmulatorTests"),
-        .testTarget(name: "LabKitTests", dependencies: ["LabKit"], path: "Tests/LabKitTests"),
+        .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata"], path: "Tests/LabKitTests"),
     ]
 )

@@ -34,7 +34,12 @@ struct DataTree {
         guard let key = path.first else { return value }
         var children = node.objectValue ?? [:]  // writing below a scalar replaces the scalar
         let child = replacing(in: children[key] ?? .null, path: path.dropFirst(), with: value)
-        children[key] = child == .null ? nil : child
+        // Not `children[key] = nil`: JSONValue is ExpressibleByNilLiteral, so that would store .null.
+        if child == .null {
+            children.removeValue(forKey: key)
+        } else {
+            children[key] = child
+        }
         return children.isEmpty ? .null : .object(children)
     }
 

@@ -9,6 +9,7 @@ public struct PushIDGenerator {
     public static let alphabet = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
 
     /// Where the 12 random characters come from: a function returning 0..<64.
+    /// `seeded` and `characters` keep state: give each emulator its own, as its lock guards only its own use.
     public struct Randomness {
         let next: () -> Int
 

@@ -2,13 +2,15 @@ import Foundation
 import XCTest
 import LabSupport
 import FirebaseEmulator
+import LabMetadata
 
 /// The base class of every graded test. It
 /// - reports a test that ran a stub as "not started yet: <function> — see LESSONS.md §N.M" (and fails it, even when
 ///   its assertions happened to hold), in place of the confusing failures a stub causes further down;
 /// - drops the noise of a test stopped by `TestStopped`;
 /// - re-checks, when the test ends, that no completion handler was called a second time late;
-/// - installs the tripwire that catches requests sent through a session other than the injected one.
+/// - installs the tripwire that catches requests sent through a session other than the injected one;
+/// - records the test's result in the `LAB_RESULTS` file, when that is set.
 open class LabTestCase: XCTestCase {
     /// Failures recorded by this test so far (after rewriting).
     private var failureCount = 0
@@ -36,6 +38,8 @@ open class LabTestCase: XCTestCase {
         if failureCount == 0, let stub = StubLog.recorded.first {
             XCTFail(Self.notStartedMessage(stub))
         }
+        let outcome: TestResult.Outcome = failureCount == 0 ? .passed : StubLog.recorded.isEmpty ? .failed : .notStarted
+        ResultsRecorder.record(self, outcome: outcome, message: firstFailure)
         super.tearDown()
     }
 

@@ -1,1 +1,0 @@
-// Placeholder: Lesson 4 is being written.

@@ -1,1 +1,0 @@
-// Placeholder: Lesson 2 is being written.

@@ -1,0 +1,75 @@
+import Foundation
+import LabMetadata
+
+/// The short report `lab check` prints: what passes, the first failure with its message, the hint.
+struct CheckReport {
+    let kit: Kit
+    let lesson: LessonCatalog.Lesson
+    let outcome: LessonRun.Outcome
+
+    var text: String {
+        var lines: [String] = []
+        let results = outcome.results
+        let own = results.tests(of: lesson)
+        let score = own.reduce(0) { $0 + $1.points }, maxScore = own.reduce(0) { $0 + $1.maxPoints }
+
+        guard outcome.buildErrors.isEmpty, results.status != "error" else {
+            return buildFailure(results.message)
+        }
+        lines.append("Lesson \(lesson.chapter) — \(lesson.title): \(points(score)) of \(points(maxScore)) points")
+        lines.append("")
+        let width = lesson.exercises.map { $0.section.count + $0.function.count + 1 }.max() ?? 0
+        for exercise in lesson.exercises {
+            let tests = results.tests(of: exercise, in: lesson)
+            let passed = tests.filter { $0.outcome == .passed }.count
+            lines.append("  \(padded("\(exercise.section) \(exercise.function)", width))  \(passed)/\(tests.count) tests  \(Progress(tests).label)")
+        }
+        lines.append("")
+        if let unfinished = results.firstUnfinished(in: [lesson]),
+           let failure = Self.mostTelling(results.tests(of: unfinished.exercise, in: lesson)) {
+            lines.append("First failure — \(failure.testCode):")
+            lines.append("  \(failure.message ?? "(no message)")")
+            var hints = HintBook(kit: kit)
+            if let hint = hints.current(for: unfinished.exercise) {
+                lines.append("")
+                lines.append("Hint for \(unfinished.exercise.section) (\(hint.number) of \(unfinished.exercise.hints.count); `swift run lab hint \(lesson.name)` shows the next):")
+                lines.append("  \(hint.text)")
+            }
+        } else if own.isEmpty {
+            lines.append("No test of \(lesson.name) ran: see \(relative(kit.logFile)).")
+        } else {
+            lines.append("All \(own.count) tests pass: Lesson \(lesson.chapter) is done.")
+            if let next = kit.catalog.lessons.drop(while: { $0.name != lesson.name }).dropFirst().first {
+                lines.append("Next: Lesson \(next.chapter) — \(next.title) (LESSONS.md §\(next.chapter); `swift run lab check \(next.name)`).")
+            }
+        }
+        lines.append("")
+        lines.append("Full test log: \(relative(kit.logFile))")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The failure to show first: a real one tells more than "not started".
+    static func mostTelling(_ tests: [TestResult]) -> TestResult? {
+        tests.first { $0.outcome == .failed } ?? tests.first { $0.outcome != .passed }
+    }
+
+    private func buildFailure(_ message: String?) -> String {
+        var lines = ["The code does not compile, so no test could run:"]
+        let errors = outcome.buildErrors.isEmpty ? [message ?? "see the log"] : Array(outcome.buildErrors.prefix(8))
+        lines += errors.map { "  \($0)" }
+        let elsewhere = BuildErrors.lessons(in: outcome.buildErrors).subtracting([lesson.name])
+        if !elsewhere.isEmpty {
+            lines.append("")
+            lines.append("The errors are in \(elsewhere.sorted().joined(separator: ", ")): SwiftPM builds every lesson's tests together, so fix (or undo) that code to check \(lesson.name).")
+        }
+        lines.append("")
+        lines.append("Full log: \(relative(kit.logFile))")
+        return lines.joined(separator: "\n")
+    }
+
+    private func relative(_ url: URL) -> String {
+        let root = kit.root.standardizedFileURL.path + "/"
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+    }
+}

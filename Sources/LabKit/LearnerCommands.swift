@@ -1,0 +1,128 @@
+import Foundation
+import LabMetadata
+
+/// `lab`, `lab check`, `lab hint`, `lab watch`: the learner's loop.
+public enum LearnerCommands {
+    public static let usage = """
+          lab                     your progress: every lesson's status and points, and what to do next
+          lab check <lesson>      run one lesson's tests: what passes, the first failure, a hint
+          lab hint <lesson>       the next hint for the lesson's first unfinished exercise
+          lab watch [<lesson>]    re-check whenever you save a file in Exercises/ (Ctrl-C stops)
+        """
+
+    /// `lab`: runs every lesson and prints where the learner stands.
+    public static func progress(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
+        guard arguments.isEmpty else { throw UsageError("unknown option \(arguments[0])") }
+        let kit = try Kit.here()
+        output("Running every lesson's tests…")
+        let outcome = try kit.run(kit.catalog.lessons)
+        if !outcome.buildErrors.isEmpty || outcome.results.status == "error" {
+            output(CheckReport(kit: kit, lesson: kit.catalog.lessons[0], outcome: outcome).text)
+            return 1
+        }
+        let results = outcome.results
+        var lines = ["", "REST Lab — your progress: \(points(results.score)) of \(points(results.maxScore)) points", ""]
+        let width = kit.catalog.lessons.map { $0.title.count }.max() ?? 0
+        for lesson in kit.catalog.lessons {
+            let tests = results.tests(of: lesson)
+            let score = tests.reduce(0) { $0 + $1.points }, maxScore = tests.reduce(0) { $0 + $1.maxPoints }
+            lines.append("  Lesson \(lesson.chapter)  \(padded(lesson.title, width))  \(padded("\(points(score))/\(points(maxScore))", 7))  \(Progress(tests).label)")
+        }
+        lines.append("")
+        if let (lesson, exercise) = results.firstUnfinished(in: kit.catalog.lessons) {
+            lines.append("Next: Lesson \(lesson.chapter), §\(exercise.section) \(exercise.function) in \(exercise.file).")
+            lines.append("      Read LESSONS.md §\(exercise.section), then run `swift run lab check \(lesson.name)`.")
+        } else {
+            lines.append("Every lesson is done. Well built!")
+        }
+        output(lines.joined(separator: "\n"))
+        return 0
+    }
+
+    /// `lab check <lesson>`
+    public static func check(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
+        let kit = try Kit.here()
+        let lesson = try kit.lesson(try onlyLesson(arguments, command: "check", kit: kit))
+        output("Checking \(lesson.name)…")
+        let outcome = try kit.run([lesson])
+        output(CheckReport(kit: kit, lesson: lesson, outcome: outcome).text)
+        return outcome.results.status == "pass" ? 0 : 1
+    }
+
+    /// `lab hint <lesson>`: runs the lesson to find its first unfinished exercise, then shows that exercise's next hint.
+    public static func hint(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
+        let kit = try Kit.here()
+        let lesson = try kit.lesson(try onlyLesson(arguments, command: "hint", kit: kit))
+        let outcome = try kit.run([lesson])
+        guard outcome.buildErrors.isEmpty, outcome.results.status != "error" else {
+            output(CheckReport(kit: kit, lesson: lesson, outcome: outcome).text)
+            return 1
+        }
+        guard let (_, exercise) = outcome.results.firstUnfinished(in: [lesson]) else {
+            output("Every exercise of \(lesson.name) passes: no hint needed.")
+            return 0
+        }
+        var book = HintBook(kit: kit)
+        if let hint = try book.next(for: exercise) {
+            output("Hint \(hint.number) of \(exercise.hints.count) for §\(exercise.section) \(exercise.function):\n  \(hint.text)")
+        } else {
+            output("That was the last hint for §\(exercise.section) \(exercise.function). LESSONS.md §\(exercise.section) walks through it step by step, and the test messages (`swift run lab check \(lesson.name)`) say what is still wrong.")
+        }
+        return 0
+    }
+
+    /// `lab watch [<lesson>] [--runs N]`: checks now, then again after every save under Exercises/.
+    public static func watch(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
+        var rest = arguments
+        var runs = Int.max
+        if let index = rest.firstIndex(of: "--runs") {
+            guard index + 1 < rest.count, let count = Int(rest[index + 1]), count > 0 else {
+                throw UsageError("--runs takes a whole number above 0")
+            }
+            runs = count
+            rest.removeSubrange(index...(index + 1))
+        }
+        if let option = rest.first(where: { $0.hasPrefix("-") }) { throw UsageError("unknown option \(option)") }
+        guard rest.count <= 1 else { throw UsageError("watch takes one lesson at most") }
+        let kit = try Kit.here()
+        let lesson = try rest.first.map { try kit.lesson($0) }
+        let folder = kit.root.appendingPathComponent("Exercises").appendingPathComponent(lesson?.name ?? "")
+        output("Watching \(folder.path.replacingOccurrences(of: kit.root.path + "/", with: "")): save a file to check again (Ctrl-C stops).")
+
+        var seen: [String: Date]? = nil  // nil: check at once
+        var done = 0
+        while done < runs {
+            let now = modificationDates(under: folder)
+            if now != seen {
+                seen = now
+                done += 1
+                if let lesson = lesson {
+                    output(CheckReport(kit: kit, lesson: lesson, outcome: try kit.run([lesson])).text)
+                } else {
+                    _ = try progress([], output: output)
+                }
+                output("\n— watching for changes —")
+                seen = modificationDates(under: folder)  // ignore what the run itself touched
+            }
+            if done < runs { Thread.sleep(forTimeInterval: 0.5) }
+        }
+        return 0
+    }
+
+    private static func onlyLesson(_ arguments: [String], command: String, kit: Kit) throws -> String {
+        guard arguments.count == 1, let name = arguments.first, !name.hasPrefix("-") else {
+            throw UsageError("`lab \(command)` takes one lesson, e.g. `lab \(command) Lesson1`. Valid lessons: \(kit.catalog.lessonNames).")
+        }
+        return name
+    }
+
+    private static func modificationDates(under folder: URL) -> [String: Date] {
+        var dates: [String: Date] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return dates }
+        while let path = walker.nextObject() as? String {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(path).path)
+            dates[path] = attributes?[.modificationDate] as? Date
+        }
+        return dates
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import LabMetadata
+
+/// Where a learner stands on one exercise or lesson, from its tests' results.
+public enum Progress: Equatable {
+    case done, inProgress, notStarted, notRun
+
+    init(_ tests: [TestResult]) {
+        if tests.isEmpty { self = .notRun }
+        else if tests.allSatisfy({ $0.outcome == .passed }) { self = .done }
+        else if tests.allSatisfy({ $0.outcome == .notStarted }) { self = .notStarted }
+        else { self = .inProgress }
+    }
+
+    public var label: String {
+        switch self {
+        case .done: return "done"
+        case .inProgress: return "in progress"
+        case .notStarted: return "not started"
+        case .notRun: return "no tests ran"
+        }
+    }
+}
+
+extension LabResults {
+    func tests(of exercise: LessonCatalog.Exercise, in lesson: LessonCatalog.Lesson) -> [TestResult] {
+        tests.filter { $0.lesson == lesson.name && $0.exercise == exercise.section }
+    }
+
+    func tests(of lesson: LessonCatalog.Lesson) -> [TestResult] {
+        tests.filter { $0.lesson == lesson.name }
+    }
+
+    /// The first exercise (in course order) whose tests do not all pass.
+    func firstUnfinished(in lessons: [LessonCatalog.Lesson]) -> (lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise)? {
+        for lesson in lessons {
+            for exercise in lesson.exercises where Progress(tests(of: exercise, in: lesson)) != .done {
+                return (lesson, exercise)
+            }
+        }
+        return nil
+    }
+}
+
+/// "11", "2.5": points without a needless ".0".
+func points(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+}
+
+/// Pads `text` to `width` characters, for aligned columns.
+func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}

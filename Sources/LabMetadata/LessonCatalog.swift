@@ -1,0 +1,105 @@
+import Foundation
+
+/// lessons.json: the kit's one description of its lessons, exercises, points and hints, in course order.
+/// The lab command, the results recorder and CI read it; nothing else repeats it.
+public struct LessonCatalog: Codable, Equatable {
+    public var lessons: [Lesson]
+
+    public init(lessons: [Lesson]) { self.lessons = lessons }
+
+    public struct Lesson: Codable, Equatable {
+        /// The module and test-filter name: "Lesson1".
+        public var name: String
+        public var title: String
+        /// LESSONS.md chapter number: "1" (sections are "1.3").
+        public var chapter: String
+        public var exercises: [Exercise]
+
+        public init(name: String, title: String, chapter: String, exercises: [Exercise]) {
+            self.name = name
+            self.title = title
+            self.chapter = chapter
+            self.exercises = exercises
+        }
+    }
+
+    public struct Exercise: Codable, Equatable {
+        /// LESSONS.md section: "1.3".
+        public var section: String
+        /// As Swift spells it: "createMessageThread(title:completion:)".
+        public var function: String
+        /// Where the learner writes it: "Exercises/Lesson1/MessageThreadController.swift".
+        public var file: String
+        /// The XCTest class whose tests grade it.
+        public var testClass: String
+        /// What each passing test earns; 1 when absent.
+        public var pointsPerTest: Double?
+        /// Progressive hints, gentlest first.
+        public var hints: [String]
+
+        public init(section: String, function: String, file: String, testClass: String, pointsPerTest: Double?, hints: [String]) {
+            self.section = section
+            self.function = function
+            self.file = file
+            self.testClass = testClass
+            self.pointsPerTest = pointsPerTest
+            self.hints = hints
+        }
+
+        public var points: Double { pointsPerTest ?? 1 }
+    }
+
+    public struct CatalogError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The catalog in `file`, or an error naming the file and what is wrong with it.
+    public static func load(from file: URL) throws -> LessonCatalog {
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw CatalogError(description: "\(file.path) not found: the kit's lessons.json is missing")
+        }
+        do {
+            return try JSONDecoder().decode(LessonCatalog.self, from: data)
+        } catch let error as DecodingError {
+            throw CatalogError(description: "\(file.lastPathComponent) is malformed: \(Self.explain(error))")
+        } catch {
+            throw CatalogError(description: "\(file.lastPathComponent) is not valid JSON: \(error)")
+        }
+    }
+
+    /// The lesson a learner means by "Lesson3", "lesson3" or "3"; nil when there is none.
+    public func lesson(named name: String) -> Lesson? {
+        let wanted = name.lowercased()
+        return lessons.first { $0.name.lowercased() == wanted || $0.chapter == wanted || "lesson\($0.chapter)" == wanted }
+    }
+
+    /// The lesson and exercise graded by `testClass`.
+    public func exercise(forTestClass testClass: String) -> (lesson: Lesson, exercise: Exercise)? {
+        for lesson in lessons {
+            if let exercise = lesson.exercises.first(where: { $0.testClass == testClass }) { return (lesson, exercise) }
+        }
+        return nil
+    }
+
+    /// "Lesson1, Lesson2, …", for error messages.
+    public var lessonNames: String { lessons.map(\.name).joined(separator: ", ") }
+
+    private static func explain(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing key `\(key.stringValue)` at \(path(context).isEmpty ? "the top level" : path(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "\(context.debugDescription) at \(path(context).isEmpty ? "the top level" : path(context))"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+extension LessonCatalog {
+    /// lessons.json at the kit's root, found from this file's place in the kit.
+    public static let defaultFile = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("lessons.json")
+}

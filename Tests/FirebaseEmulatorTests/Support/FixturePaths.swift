@@ -1,0 +1,12 @@
+import Foundation
+
+/// Where the package's fixtures live, found from this file's path so tests need no bundle resources.
+enum FixturePaths {
+    /// <package>/Tests/FirebaseEmulatorTests/Support/FixturePaths.swift → <package>
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = packageRoot.appendingPathComponent("Fixtures")
+    static let exchanges = fixtures.appendingPathComponent("exchanges")
+    static let databases = fixtures.appendingPathComponent("databases")
+    static let sampleDatabase = databases.appendingPathComponent("message-board-sample.json")
+}
