@@ -112,7 +112,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
     }
 
     func test_initFrom_decodesTheSampleDatabase_asThreadsByIdentifier() throws {
-        let path = "lesson3/message-board-sample.json"
+        let path = "databases/message-board-sample.json"
         let threads = try decode([String: MessageThread].self, fixture: path, threadDepth: 1)
         XCTAssertEqual(threads.keys.sorted(), [Self.sampleThreadID], "The sample database holds one thread, \(Self.sampleThreadID). See LESSONS.md §3.3.")
         let thread = try XCTUnwrap(threads[Self.sampleThreadID])
