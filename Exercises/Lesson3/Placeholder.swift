@@ -1,1 +1,0 @@
-// Placeholder: Lesson 3 is being written.
