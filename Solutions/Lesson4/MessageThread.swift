@@ -45,49 +45,28 @@ public final class MessageThread: Codable, Equatable {
         case title, identifier, messages
     }
 
-    /// Reads `messages` from an object keyed by push IDs (or, from an old client, an array), oldest first;
-    /// a thread without messages has no `messages` key, hence `decodeIfPresent`.
+    /// Reads `messages` from an object keyed by push IDs (POSTed one by one) or an array (a PUT of a Swift array,
+    /// which Firebase returns as an array), oldest first; a thread without messages has no `messages` key.
     public required init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decode(String.self, forKey: .title)
         identifier = try container.decode(String.self, forKey: .identifier)
-        if let list = try? container.decode([Message].self, forKey: .messages) {
-            messages = list.sorted { $0.timestamp < $1.timestamp }
+        let unsorted: [Message]
+        if let byPushID = try? container.decodeIfPresent([String: Message].self, forKey: .messages) {
+            unsorted = Array(byPushID.values)
         } else {
-            let byPushID = try container.decodeIfPresent([String: Message].self, forKey: .messages) ?? [:]
-            messages = byPushID
-                .sorted { ($0.value.timestamp, $0.key) < ($1.value.timestamp, $1.key) }
-                .map { $0.value }
+            unsorted = try container.decodeIfPresent([Message].self, forKey: .messages) ?? []
         }
+        messages = unsorted.sorted { $0.timestamp < $1.timestamp }
     }
 
-    /// The mirror of `init(from:)`: `messages` as an object keyed by push-ID-shaped keys made from each message's
-    /// time (so they sort oldest first, like the server's), and no `messages` key when there are none.
+    /// The mirror of `init(from:)`: `messages` as an array, in order. The client invents no keys: POST gives a
+    /// message its push ID, and a PUT of an array is stored under 0, 1, 2, …, which GET returns as an array.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
         try container.encode(identifier, forKey: .identifier)
-        guard !messages.isEmpty else { return }
-        var byKey: [String: Message] = [:]
-        for (index, message) in messages.enumerated() {
-            byKey[Self.key(for: message.timestamp, index: index)] = message
-        }
-        try container.encode(byKey, forKey: .messages)
-    }
-
-    /// 8 characters of milliseconds since 1970 and 12 of the message's position, in the push-ID alphabet.
-    private static func key(for date: Date, index: Int) -> String {
-        let alphabet = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
-        func digits(_ value: Int, count: Int) -> String {
-            var value = max(0, value)
-            var characters: [Character] = []
-            for _ in 0..<count {
-                characters.append(alphabet[value % 64])
-                value /= 64
-            }
-            return String(characters.reversed())
-        }
-        return digits(Int(date.timeIntervalSince1970 * 1000), count: 8) + digits(index, count: 12)
+        try container.encode(messages, forKey: .messages)
     }
 
     public static func == (lhs: MessageThread, rhs: MessageThread) -> Bool {
