@@ -61,7 +61,7 @@ public struct LessonRun {
                   lessons.contains(where: { $0.name == lesson.name }) else { continue }
             missing.append(TestResult(
                 name: String(parts[1]), testClass: testClass, testModule: module, outcome: .failed,
-                message: "the test crashed\(crash): your code stopped the whole test process — often a force unwrap (!) of nil, an index out of range, or a fatalError. See LESSONS.md §\(exercise.section).",
+                message: "the test crashed\(crash): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError. (`lab check` ran it on its own, so the other tests still count.) See LESSONS.md §\(exercise.section).",
                 lesson: lesson, exercise: exercise))
         }
         return missing
