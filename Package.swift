@@ -25,6 +25,8 @@ let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
 
 let package = Package(
     name: "RESTLab",
+    // macOS 12: XCTIssue (how LabTestCase rewrites failures on Darwin) and the Foundation APIs the tools use.
+    platforms: [.macOS(.v12)],
     products: [
         .library(name: "FirebaseEmulator", targets: ["FirebaseEmulator"]),
         .executable(name: "lab", targets: ["lab"]),
