@@ -25,7 +25,7 @@ public struct ExerciseTree {
     /// Relative path → the content Exercises/ should have. Swift files are stubbed; other files are copied.
     public func expectedExercises() throws -> [String: String] {
         var expected: [String: String] = [:]
-        for path in try files(under: solutions) {
+        for path in try regularFiles(under: solutions) {
             let text = try String(contentsOf: solutions.appendingPathComponent(path), encoding: .utf8)
             expected[path] = path.hasSuffix(".swift")
                 ? try StubGenerator.stub(fromSolution: text, file: "Solutions/\(path)")
@@ -40,7 +40,7 @@ public struct ExerciseTree {
         let expected = try expectedExercises()
         let manager = FileManager.default
         if manager.fileExists(atPath: exercises.path) {
-            for path in try files(under: exercises) where expected[path] == nil {
+            for path in try regularFiles(under: exercises) where expected[path] == nil {
                 try manager.removeItem(at: exercises.appendingPathComponent(path))
             }
         }
@@ -58,7 +58,7 @@ public struct ExerciseTree {
     /// Every way Exercises/ differs from what `write()` would make; empty when they match.
     public func drift() throws -> [Drift] {
         let expected = try expectedExercises()
-        let actual = FileManager.default.fileExists(atPath: exercises.path) ? try files(under: exercises) : []
+        let actual = FileManager.default.fileExists(atPath: exercises.path) ? try regularFiles(under: exercises) : []
         var drift: [Drift] = actual.filter { expected[$0] == nil }.map { .extra($0) }
         for (path, text) in expected.sorted(by: { $0.key < $1.key }) {
             guard let existing = try? String(contentsOf: exercises.appendingPathComponent(path), encoding: .utf8) else {
@@ -74,23 +74,5 @@ public struct ExerciseTree {
         let left = a.split(separator: "\n", omittingEmptySubsequences: false)
         let right = b.split(separator: "\n", omittingEmptySubsequences: false)
         return (Array(zip(left, right)).firstIndex(where: { $0 != $1 }) ?? min(left.count, right.count)) + 1
-    }
-
-    /// Regular files below `root`, as sorted paths relative to it; hidden files (.DS_Store) are skipped.
-    private func files(under root: URL) throws -> [String] {
-        let rootPath = root.standardizedFileURL.path
-        guard let walker = FileManager.default.enumerator(atPath: rootPath) else {
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: rootPath])
-        }
-        var paths: [String] = []
-        while let path = walker.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            let full = (rootPath as NSString).appendingPathComponent(path)
-            let hidden = path.split(separator: "/").contains { $0.hasPrefix(".") }
-            if !hidden, FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
-                paths.append(path)
-            }
-        }
-        return paths.sorted()
     }
 }

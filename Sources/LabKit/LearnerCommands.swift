@@ -117,12 +117,10 @@ public enum LearnerCommands {
     }
 
     private static func modificationDates(under folder: URL) -> [String: Date] {
-        var dates: [String: Date] = [:]
-        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return dates }
-        while let path = walker.nextObject() as? String {
+        let paths = (try? regularFiles(under: folder)) ?? []
+        return Dictionary(uniqueKeysWithValues: paths.compactMap { path -> (String, Date)? in
             let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(path).path)
-            dates[path] = attributes?[.modificationDate] as? Date
-        }
-        return dates
+            return (attributes?[.modificationDate] as? Date).map { (path, $0) }
+        })
     }
 }

@@ -71,10 +71,9 @@ public enum LintCommand {
     /// Names of the XCTest classes (`class …Tests`) declared in a test folder's Swift files.
     private static func classes(in folder: URL) -> Set<String> {
         var found = Set<String>()
-        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return found }
         let pattern = try! NSRegularExpression(pattern: #"^\s*(?:final\s+)?class\s+(\w+Tests)\b"#, options: .anchorsMatchLines)
-        while let path = walker.nextObject() as? String {
-            guard path.hasSuffix(".swift"), let text = try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) else { continue }
+        for path in (try? regularFiles(under: folder)) ?? [] where path.hasSuffix(".swift") {
+            guard let text = try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) else { continue }
             for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 if let range = Range(match.range(at: 1), in: text) { found.insert(String(text[range])) }
             }
