@@ -14,10 +14,14 @@ public enum LearnerCommands {
     public static func progress(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
         guard arguments.isEmpty else { throw UsageError("unknown option \(arguments[0])") }
         let kit = try Kit.here()
+        guard let firstLesson = kit.catalog.lessons.first else {
+            output("lessons.json lists no lessons yet: nothing to run.")
+            return 1
+        }
         output("Running every lesson's tests…")
         let outcome = try kit.run(kit.catalog.lessons)
         if !outcome.buildErrors.isEmpty || outcome.results.status == "error" {
-            output(CheckReport(kit: kit, lesson: kit.catalog.lessons[0], outcome: outcome).text)
+            output(CheckReport(kit: kit, lesson: firstLesson, outcome: outcome).text)
             return 1
         }
         let results = outcome.results
