@@ -21,7 +21,7 @@ public final class EmulatorURLProtocol: URLProtocol {
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     override public func startLoading() {
-        let incoming = IncomingRequest(request)
+        let incoming = IncomingRequest(request, task: task)
         guard let emulator = Registry.shared.emulator(forHost: request.url?.host) else {
             let error = URLError(.cannotFindHost, userInfo: [NSURLErrorFailingURLErrorKey: incoming.url])
             Registry.shared.recordStray(RecordedRequest(incoming, response: EmulatorResponse(statusCode: 0, transportError: error)))

@@ -18,11 +18,27 @@ struct IncomingRequest {
     let headers: [String: String]
     /// nil when the request has no body or an empty one.
     let body: Data?
+    /// The request came from an upload task whose body a URLProtocol cannot see (Darwin); `body` is then nil.
+    let uploadBodyHidden: Bool
+    /// When the emulator received it.
+    let receivedAt: Date
 
-    init(_ request: URLRequest) {
+    /// `task`: the task that sent it, when a URLProtocol serves it; an upload task's body is taken from there.
+    init(_ request: URLRequest, task: URLSessionTask? = nil) {
         url = request.url ?? URL(string: "about:blank")!
         headers = request.allHTTPHeaderFields ?? [:]
-        body = Self.body(of: request)
+        receivedAt = Date()
+        var body = Self.body(of: request)
+        var hidden = false
+        if body == nil {
+            switch UploadTaskBody.find(in: task) {
+            case .recovered(let data): body = data.isEmpty ? nil : data
+            case .hidden: hidden = true
+            case .notAnUploadTask: break
+            }
+        }
+        self.body = body
+        uploadBodyHidden = hidden
         httpMethod = (request.httpMethod ?? "GET").uppercased()
 
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)

@@ -16,8 +16,14 @@ public struct RecordedRequest {
     public let query: [String: String]
     /// The headers as the URLProtocol saw them (only those set on the URLRequest itself reach it on Linux).
     public let headers: [String: String]
-    /// From `httpBody`, or drained from `httpBodyStream`; nil when there was no (or an empty) body.
+    /// From `httpBody`, drained from `httpBodyStream`, or taken from an upload task (on Linux); nil when there was no
+    /// (or an empty) body.
     public let body: Data?
+    /// True when the request came from an upload task whose body no URLProtocol can see (Darwin): `body` is nil
+    /// although the learner's code sent one.
+    public let uploadBodyHidden: Bool
+    /// When the emulator received the request (its answer follows after `latency`).
+    public let receivedAt: Date
     /// What the emulator answered; for a transport fault, status 0 and the error.
     public let response: EmulatorResponse
 
@@ -30,6 +36,8 @@ public struct RecordedRequest {
         query = request.query
         headers = request.headers
         body = request.body
+        uploadBodyHidden = request.uploadBodyHidden
+        receivedAt = request.receivedAt
         self.response = response
     }
 
@@ -54,6 +62,8 @@ public struct RecordedRequest {
             line += "  body (not JSON): " + Self.shortened(text.debugDescription)
         } else if body != nil {
             line += "  body: \(body!.count) bytes, not UTF-8"
+        } else if uploadBodyHidden {
+            line += "  body: sent by an upload task, which a URLProtocol cannot see"
         }
         if let error = response.transportError {
             line += "  -> transport error URLError(\(error.code.rawValue))"

@@ -22,7 +22,7 @@ struct CheckReport {
         for exercise in lesson.exercises {
             let tests = results.tests(of: exercise, in: lesson)
             let passed = tests.filter { $0.outcome == .passed }.count
-            lines.append("  \(padded("\(exercise.section) \(exercise.function)", width))  \(passed)/\(tests.count) tests  \(Progress(tests).label)")
+            lines.append("  \(padded("\(exercise.section) \(exercise.function)", width))  \(passed)/\(tests.count) tests  \(Progress(exercise, tests: tests).label)")
         }
         lines.append("")
         if let unfinished = results.firstUnfinished(in: [lesson]),

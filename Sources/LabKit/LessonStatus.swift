@@ -12,6 +12,22 @@ public enum Progress: Equatable {
         else { self = .inProgress }
     }
 
+    /// One exercise: "not started" while its own stub still runs in any of its tests, whatever else failed.
+    init(_ exercise: LessonCatalog.Exercise, tests: [TestResult]) {
+        let ownStubRan = tests.contains { $0.stubs?.contains(exercise.function) ?? false }
+        let progress = Progress(tests)
+        self = ownStubRan && progress != .done ? .notStarted : progress
+    }
+
+    /// One lesson: from its exercises' progress.
+    init(_ lesson: LessonCatalog.Lesson, results: LabResults) {
+        let exercises = lesson.exercises.map { Progress($0, tests: results.tests(of: $0, in: lesson)) }
+        if exercises.allSatisfy({ $0 == .notRun }) { self = .notRun }
+        else if exercises.allSatisfy({ $0 == .done }) { self = .done }
+        else if exercises.allSatisfy({ $0 == .notStarted }) { self = .notStarted }
+        else { self = .inProgress }
+    }
+
     public var label: String {
         switch self {
         case .done: return "done"
@@ -34,7 +50,7 @@ extension LabResults {
     /// The first exercise (in course order) whose tests do not all pass.
     func firstUnfinished(in lessons: [LessonCatalog.Lesson]) -> (lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise)? {
         for lesson in lessons {
-            for exercise in lesson.exercises where Progress(tests(of: exercise, in: lesson)) != .done {
+            for exercise in lesson.exercises where Progress(exercise, tests: tests(of: exercise, in: lesson)) != .done {
                 return (lesson, exercise)
             }
         }

@@ -57,15 +57,24 @@ public struct TestResult: Codable, Equatable {
     public var function: String
     public var points: Double
     public var maxPoints: Double
+    /// The functions whose stubs ran during the test ("not started" work), when any did.
+    public var stubs: [String]?
 
     enum CodingKeys: String, CodingKey {
         case name, status, outcome, message, testCode = "test_code", taskID = "task_id", lesson, exercise, function,
-             points, maxPoints = "max_points"
+             points, maxPoints = "max_points", stubs
+    }
+
+    /// "CreateMessageThreadTests/test_createMessageThread_usesPUT": the key of `LessonCatalog.declarationOrder`.
+    public var classAndName: String {
+        let afterModule = testCode.split(separator: ".", maxSplits: 1).last.map(String.init) ?? testCode
+        return afterModule
     }
 
     public init(name: String, testClass: String, testModule: String, outcome: Outcome, message: String?,
-                lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise) {
+                lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise, stubs: [String] = []) {
         self.name = name
+        self.stubs = stubs.isEmpty ? nil : stubs
         self.outcome = outcome
         status = outcome == .passed ? "pass" : "fail"
         self.message = message
@@ -105,13 +114,15 @@ public struct LessonTotal: Codable, Equatable {
 }
 
 extension LessonCatalog {
-    /// Course order: lesson, then exercise, then test name.
-    func order(_ a: TestResult, _ b: TestResult) -> Bool {
-        func rank(_ t: TestResult) -> (Int, Int) {
+    /// Course order: lesson, then exercise, then the order the tests are declared in (simplest first), then name.
+    public func order(_ a: TestResult, _ b: TestResult) -> Bool {
+        func rank(_ t: TestResult) -> (Int, Int, Int) {
             let lesson = lessons.firstIndex { $0.name == t.lesson } ?? Int.max
-            return (lesson, t.taskID)
+            return (lesson, t.taskID, declarationOrder[t.classAndName] ?? Int.max)
         }
         let (ra, rb) = (rank(a), rank(b))
-        return ra != rb ? ra < rb : a.name < b.name
+        if ra.0 != rb.0 { return ra.0 < rb.0 }
+        if ra.1 != rb.1 { return ra.1 < rb.1 }
+        return ra.2 != rb.2 ? ra.2 < rb.2 : a.name < b.name
     }
 }

@@ -4,6 +4,11 @@ import Foundation
 /// The lab command, the results recorder and CI read it; nothing else repeats it.
 public struct LessonCatalog: Codable, Equatable {
     public var lessons: [Lesson]
+    /// Where each graded test is declared, "Class/test_name" → its rank in its file (read from Tests/ by `load`):
+    /// results list a lesson's failures in the order its author wrote the tests, simplest first.
+    public var declarationOrder: [String: Int] = [:]
+
+    enum CodingKeys: String, CodingKey { case lessons }
 
     public init(lessons: [Lesson]) { self.lessons = lessons }
 
@@ -59,7 +64,9 @@ public struct LessonCatalog: Codable, Equatable {
             throw CatalogError(description: "\(file.path) not found: the kit's lessons.json is missing")
         }
         do {
-            return try JSONDecoder().decode(LessonCatalog.self, from: data)
+            var catalog = try JSONDecoder().decode(LessonCatalog.self, from: data)
+            catalog.declarationOrder = TestDeclarations.scan(testsFolder: file.deletingLastPathComponent().appendingPathComponent("Tests"))
+            return catalog
         } catch let error as DecodingError {
             throw CatalogError(description: "\(file.lastPathComponent) is malformed: \(Self.explain(error))")
         } catch {

@@ -3,10 +3,10 @@ import XCTest
 import LabSupport
 import FirebaseEmulator
 
-/// Counts the calls of one completion handler, from whatever queue they come.
+/// Counts the calls of one completion handler, from whatever queue they come, and when each came.
 final class CompletionCounter<Value> {
     private let lock = NSLock()
-    private var values: [Value] = []
+    private var values: [(value: Value, at: Date)] = []
     let called: XCTestExpectation
 
     init(_ exercise: Exercise) {
@@ -15,13 +15,13 @@ final class CompletionCounter<Value> {
 
     func record(_ value: Value) {
         lock.lock()
-        values.append(value)
+        values.append((value, Date()))
         let first = values.count == 1
         lock.unlock()
         if first { called.fulfill() }
     }
 
-    var calls: [Value] {
+    var calls: [(value: Value, at: Date)] {
         lock.lock(); defer { lock.unlock() }
         return values
     }
@@ -29,19 +29,22 @@ final class CompletionCounter<Value> {
 
 extension LabTestCase {
     /// Calls the learner's function through `start`, handing it a completion handler, and waits for that handler:
-    /// it must be called exactly once, within `timeout` seconds. Returns the value it was called with.
+    /// it must be called exactly once, within `timeout` seconds, and — when the emulator has a latency — not before
+    /// the server's answer could have arrived. Returns the value it was called with.
     ///
-    /// Stops the test (throws) with a message naming the likely cause when a stub ran, when the handler was not
-    /// called in time, or when it was called twice. A second call that comes later is caught when the test ends.
+    /// Stops the test (throws) with a message naming the cause it saw when a stub ran, when the handler was not
+    /// called in time, called early, or called twice. A second call that comes later is caught when the test ends.
     public func awaitCompletion<Value>(
         of exercise: Exercise,
         on emulator: FirebaseEmulator,
-        timeout: TimeInterval = 2,
+        timeout: TimeInterval = CompletionTimeouts.normal,
         file: StaticString = #filePath,
         line: UInt = #line,
         _ start: (@escaping (Value) -> Void) -> Void
     ) throws -> Value {
         let counter = CompletionCounter<Value>(exercise)
+        let requestsBefore = emulator.requests.count
+        let latency = emulator.latency
         start { counter.record($0) }
         let waited = CompletionTimeouts.timeout(for: exercise, normally: timeout)
         let outcome = XCTWaiter().wait(for: [counter.called], timeout: waited)
@@ -49,46 +52,103 @@ extension LabTestCase {
         if let stub = StubLog.recorded.first {
             throw fail(LabTestCase.notStartedMessage(stub), file: file, line: line)
         }
-        guard outcome == .completed, let value = counter.calls.first else {
-            CompletionTimeouts.noteTimeout(of: exercise)
-            throw fail(TrafficReport(emulator).missingCompletion(exercise, timeout: waited), file: file, line: line)
+        guard outcome == .completed, let first = counter.calls.first else {
+            let earlier = CompletionTimeouts.noteTimeout(of: exercise, test: name)
+            throw fail(TrafficReport(emulator).missingCompletion(exercise, waited: waited, earlierMiss: earlier, normal: timeout),
+                       file: file, line: line)
         }
         // A second call usually follows at once, from the same handler: give it a moment to show.
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.02))
+        let sent = Array(emulator.requests.dropFirst(requestsBefore))
+        if latency > 0, let early = Self.calledBeforeAnswer(first.at, requests: sent, latency: latency) {
+            throw fail("\(exercise.function) \(early) See \(exercise.reference).", file: file, line: line)
+        }
         if counter.calls.count > 1 {
-            throw fail(Self.calledTwice(exercise, times: counter.calls.count), file: file, line: line)
+            throw fail(Self.calledTwice(exercise, calls: counter.calls.map { ($0.value, $0.at) }, requests: sent),
+                       file: file, line: line)
         }
         checksAtEnd.append {
-            if counter.calls.count > 1 {
-                XCTFail(Self.calledTwice(exercise, times: counter.calls.count), file: file, line: line)
+            let calls = counter.calls
+            if calls.count > 1 {
+                XCTFail(Self.calledTwice(exercise, calls: calls.map { ($0.value, $0.at) }, requests: sent), file: file, line: line)
             }
         }
-        return value
+        return first.value
     }
 
-    static func calledTwice(_ exercise: Exercise, times: Int) -> String {
-        """
-        \(exercise.function) called its completion \(times) times; it must be called exactly once. \
-        The usual cause: `completion(error)` without a `return` after it, so the code goes on and calls completion again. \
-        See \(exercise.reference).
-        """
+    /// Why a completion called at `time` came too early, or nil when the server had answered by then.
+    static func calledBeforeAnswer(_ time: Date, requests: [RecordedRequest], latency: TimeInterval) -> String? {
+        guard let request = requests.first else {
+            return """
+                called its completion before the server answered: no request had even reached the server when it \
+                was called. Call `completion` inside the data task's handler — the code after `resume()` runs at once, \
+                long before the answer arrives.
+                """
+        }
+        let answeredAt = request.receivedAt.addingTimeInterval(latency)
+        guard time < answeredAt else { return nil }
+        let early = Int((answeredAt.timeIntervalSince(time) * 1000).rounded())
+        return """
+            called its completion before the server answered: the server took \(Int(latency * 1000)) ms to answer \
+            \(request.method) \(request.path).json, and the completion came \(early) ms before that answer. Call \
+            `completion` inside the data task's handler, after you have looked at the response — the code after \
+            `resume()` runs at once, long before the answer arrives.
+            """
+    }
+
+    /// The message for a completion handler called more than once, naming only the cause the calls show.
+    static func calledTwice<Value>(_ exercise: Exercise, calls: [(Value, Date)], requests: [RecordedRequest]) -> String {
+        let described = calls.prefix(3).map { describe($0.0) }.joined(separator: ", then ")
+        var message = "\(exercise.function) called its completion \(calls.count) times (with \(described)); it must be called exactly once."
+        let firstIsError = calls.first.map { isError($0.0) } ?? false
+        let secondIsNil = calls.count > 1 && isNil(calls[1].0)
+        if let request = requests.first, let firstTime = calls.first?.1, firstTime < request.receivedAt {
+            message += " The first call came before the request reached the server: a call after `resume()` (outside the handler) runs at once, and the handler calls it again."
+        } else if firstIsError && secondIsNil {
+            message += " It reported an error and then success: after `completion(error)` (or `completion(HTTPStatusError…)`) a `return` is missing, so the code goes on to the success path."
+        } else {
+            message += " Follow each path through your handler: every path must call `completion` once and then stop."
+        }
+        return message + " See \(exercise.reference)."
+    }
+
+    private static func isError(_ value: Any) -> Bool {
+        !isNil(value) && value is Error
+    }
+
+    private static func isNil(_ value: Any) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
+    }
+
+    private static func describe(_ value: Any) -> String {
+        if isNil(value) { return "nil" }
+        if let error = value as? Error { return "an error: \(oneLine(error))" }
+        let text = oneLine(value)
+        return text == "nil" ? "nil" : text
     }
 }
 
-/// Once a function has missed its completion, its later tests wait less: a forgotten `resume()` should cost a
-/// learner a few seconds per run, not two seconds for every test of the lesson. Correct code never times out.
-enum CompletionTimeouts {
+/// How long the helpers wait for a completion. Correct code answers in milliseconds (the emulator is in-process);
+/// once a function has missed its completion in this test run, its later waits are short, so a forgotten `resume()`
+/// costs a learner a few seconds for the whole lesson, not two seconds per test. Every message says the real wait.
+public enum CompletionTimeouts {
+    public static let normal: TimeInterval = 2
+    static let afterAMiss: TimeInterval = 0.25
     private static let lock = NSLock()
-    private static var missed: Set<String> = []
-    static let afterAMiss: TimeInterval = 0.5
+    /// The test in which each function first missed its completion, by function.
+    private static var missed: [String: String] = [:]
 
     static func timeout(for exercise: Exercise, normally timeout: TimeInterval) -> TimeInterval {
         lock.lock(); defer { lock.unlock() }
-        return missed.contains(exercise.function) ? min(timeout, afterAMiss) : timeout
+        return missed[exercise.function] != nil ? min(timeout, afterAMiss) : timeout
     }
 
-    static func noteTimeout(of exercise: Exercise) {
+    /// Remembers the miss; returns the test that missed first, when it was an earlier one.
+    static func noteTimeout(of exercise: Exercise, test: String) -> String? {
         lock.lock(); defer { lock.unlock() }
-        missed.insert(exercise.function)
+        if let first = missed[exercise.function] { return first == test ? nil : first }
+        missed[exercise.function] = test
+        return nil
     }
 }

@@ -39,4 +39,22 @@ extension LabTestCase {
         }
         return request
     }
+
+    /// The body of `request`; stops the test when it has none, saying exactly why when an upload task hid it.
+    public func requireBody(of request: RecordedRequest, from exercise: Exercise,
+                            file: StaticString = #filePath, line: UInt = #line) throws -> Data {
+        if let body = request.body, !body.isEmpty { return body }
+        if request.uploadBodyHidden {
+            throw fail("""
+                \(exercise.function) sent its body with an upload task (\(request.summary)). That is correct REST, but on \
+                this platform a URLProtocol — and so the kit's emulator — cannot see an upload task's body, so the tests \
+                cannot check it. Put the body in `request.httpBody` and use `session.dataTask(with: request)`. \
+                See LESSONS.md §0.5 and \(exercise.reference).
+                """, file: file, line: line)
+        }
+        throw fail("""
+            \(exercise.function)'s request has no body (\(request.summary)): the server gets nothing to store. \
+            Encode the value with JSONEncoder and put the data in `request.httpBody`. See \(exercise.reference).
+            """, file: file, line: line)
+    }
 }

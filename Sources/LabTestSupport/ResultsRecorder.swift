@@ -1,5 +1,6 @@
 import Foundation
 import LabMetadata
+import LabSupport
 
 /// Writes each graded test's result to the file named by `LAB_RESULTS`, when it is set (see README: results files).
 /// A test is graded when lessons.json names its class; the kit's own tests are not.
@@ -24,7 +25,8 @@ enum ResultsRecorder {
         guard let (lesson, exercise) = catalog.exercise(forTestClass: testClass) else { return }
         let module = String(reflecting: type).split(separator: ".").first.map(String.init) ?? "\(lesson.name)Tests"
         let result = TestResult(name: methodName(of: test), testClass: testClass, testModule: module, outcome: outcome,
-                                message: message, lesson: lesson, exercise: exercise)
+                                message: message, lesson: lesson, exercise: exercise,
+                                stubs: StubLog.recorded.map(\.function))
         do {
             try ResultsFile.record(result, in: file, catalog: catalog)
         } catch {

@@ -38,8 +38,13 @@ public struct TrafficReport {
     }
 
     /// The message for a completion handler that was not called in time.
-    func missingCompletion(_ exercise: Exercise, timeout: TimeInterval) -> String {
-        var lines = ["\(exercise.function) did not call its completion within \(timeout) s."]
+    /// `earlierMiss`: the test in which the function first missed its completion, when that was an earlier test
+    /// (this one then waited less than `normal`).
+    func missingCompletion(_ exercise: Exercise, waited: TimeInterval, earlierMiss: String?, normal: TimeInterval) -> String {
+        var lines = ["\(exercise.function) did not call its completion within \(seconds(waited))."]
+        if let earlier = earlierMiss, waited < normal {
+            lines[0] = "\(exercise.function) did not call its completion within \(seconds(waited)) (it already missed it for \(seconds(normal)) in \(earlier), so this test waited less)."
+        }
         if let last = received.last {
             lines.append("The emulator received \(received.count) request(s) and answered; the last: \(last.summary).")
             lines.append("So the task ran, but your handler returned without calling `completion` on that path: check every `return` and `guard … else`, and call `completion(nil)` on success.")
@@ -50,6 +55,10 @@ public struct TrafficReport {
         }
         lines.append("See \(exercise.reference).")
         return lines.joined(separator: " ")
+    }
+
+    private func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// "PUT /a.json -> 200; POST …" — the requests the emulator received, for the end of a message.

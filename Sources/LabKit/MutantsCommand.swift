@@ -1,0 +1,188 @@
+import Foundation
+import LabMetadata
+
+/// `lab mutants [<lesson>…] [--only id,…] [--repeat N]`: measures how well a lesson's tests grade. Each mutant of
+/// Tests/Mutants/<Lesson>.json is applied to a copy of the lesson's reference solution, in a private workspace,
+/// and the lesson's tests are run against it: a mistake must be caught (a test fails) and named first (the first
+/// failure, in exercise then declaration order, belongs to its exercise and says what `expect` says); a correct
+/// variant must pass. Fails below 98 % caught, on any rejected correct variant, on any broken mutant, and on any
+/// verdict that changes between repeated runs.
+public enum MutantsCommand {
+    public static let usage = """
+          lab mutants [<lesson>…] [--only ID,…] [--repeat N]
+                                  instructors: apply Tests/Mutants/<Lesson>.json's wrong and correct variants to the
+                                  reference solution and report caught / named first / correct rejected
+        """
+    static let requiredCaught = 0.98
+
+    public static func run(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
+        var names: [String] = []
+        var only: Set<String>?
+        var repeats = 1
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--only", "--repeat":
+                guard index + 1 < arguments.count else { throw UsageError("\(argument) needs a value") }
+                let value = arguments[index + 1]
+                if argument == "--only" {
+                    only = Set(value.split(separator: ",").map(String.init))
+                } else {
+                    guard let count = Int(value), count > 0 else { throw UsageError("--repeat takes a whole number above 0") }
+                    repeats = count
+                }
+                index += 2
+                continue
+            default:
+                if argument.hasPrefix("-") { throw UsageError("unknown option \(argument)") }
+                names.append(argument)
+                index += 1
+            }
+        }
+        let kit = try Kit.here()
+        let lessons = names.isEmpty
+            ? kit.catalog.lessons.filter { FileManager.default.fileExists(atPath: MutantCatalog.file(for: $0.name, in: kit).path) }
+            : try names.map { try kit.lesson($0) }
+        guard !lessons.isEmpty else { throw UsageError("no lesson has a mutant catalog (Tests/Mutants/<Lesson>.json)") }
+
+        var ok = true
+        var summaries: [String] = []
+        for lesson in lessons {
+            let tally = try measure(lesson, kit: kit, only: only, repeats: repeats, output: output)
+            summaries.append(tally.summary)
+            ok = ok && tally.acceptable
+        }
+        output("")
+        summaries.forEach(output)
+        return ok ? 0 : 1
+    }
+
+    /// What one lesson's mutants gave.
+    struct Tally {
+        var lesson: String
+        var mistakes = 0, caught = 0, namedFirst = 0
+        var corrects = 0, rejected = 0
+        var broken = 0, unstable = 0
+
+        var caughtShare: Double { mistakes == 0 ? 1 : Double(caught) / Double(mistakes) }
+        var acceptable: Bool { caughtShare >= MutantsCommand.requiredCaught && rejected == 0 && broken == 0 && unstable == 0 }
+
+        var summary: String {
+            func percent(_ part: Int, _ whole: Int) -> String {
+                whole == 0 ? "-" : String(format: "%.1f %%", 100 * Double(part) / Double(whole))
+            }
+            var line = "\(lesson): mistakes caught \(caught)/\(mistakes) (\(percent(caught, mistakes))), named first \(namedFirst)/\(mistakes) (\(percent(namedFirst, mistakes))); correct variants rejected \(rejected)/\(corrects)"
+            if broken > 0 { line += "; \(broken) broken mutant(s)" }
+            if unstable > 0 { line += "; \(unstable) verdict(s) changed between runs" }
+            return line
+        }
+    }
+
+    static func measure(_ lesson: LessonCatalog.Lesson, kit: Kit, only: Set<String>?, repeats: Int,
+                        output: (String) -> Void) throws -> Tally {
+        let catalog = try MutantCatalog.load(lesson.name, in: kit)
+        let mutants = catalog.mutants.filter { only?.contains($0.id) ?? true }
+        var tally = Tally(lesson: lesson.name)
+        let workspace = try Workspace(kit: kit, name: "mutants-\(lesson.name)")
+        let solution = kit.root.appendingPathComponent("Solutions").appendingPathComponent(lesson.name)
+        var run = LessonRun(root: workspace.folder, catalog: kit.catalog)
+        run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS"]
+        let resultsFile = workspace.folder.appendingPathComponent("mutant-results.json")
+
+        output("\(lesson.name): \(mutants.count) mutant(s) from Tests/Mutants/\(lesson.name).json")
+        try workspace.use(solution, for: lesson.name)
+        let reference = try run.run([lesson], resultsFile: resultsFile)
+        let referenceFailures = reference.results.tests.filter { $0.outcome != .passed }
+        guard reference.buildErrors.isEmpty, reference.results.status == "pass" else {
+            let why = reference.buildErrors.first ?? referenceFailures.first.map { "\($0.testCode): \($0.message ?? "")" } ?? reference.results.message ?? "no test ran"
+            output("  the reference solution itself does not pass, so no mutant can be judged: \(why)")
+            tally.broken = mutants.count
+            return tally
+        }
+
+        var listing = ""
+        run.knownTests = try run.gradedTests(of: [lesson], log: &listing)
+        for mutant in mutants {
+            try workspace.use(solution, for: lesson.name)
+            var verdicts: [Verdict] = []
+            do {
+                try mutant.apply(in: workspace.lessonFolder(lesson.name))
+                for _ in 0..<repeats {
+                    verdicts.append(Verdict(mutant, outcome: try run.run([lesson], resultsFile: resultsFile)))
+                }
+            } catch let error as MutantCatalog.CatalogError {
+                verdicts = [Verdict(broken: error.description)]
+            }
+            let verdict = verdicts[0]
+            let stable = verdicts.allSatisfy { $0.fingerprint == verdict.fingerprint }
+            switch (mutant.kind, verdict.broken) {
+            case (_, .some): tally.broken += 1
+            case (.mistake, nil):
+                tally.mistakes += 1
+                if verdict.caught { tally.caught += 1 }
+                if verdict.namedFirst { tally.namedFirst += 1 }
+            case (.correct, nil):
+                tally.corrects += 1
+                if verdict.caught { tally.rejected += 1 }
+            }
+            if !stable { tally.unstable += 1 }
+            output("  \(verdict.label(for: mutant))\(stable ? "" : "  UNSTABLE: the verdict changed between runs")  \(mutant.id)")
+            if let detail = verdict.detail(for: mutant) { output("      \(detail)") }
+        }
+        try workspace.use(solution, for: lesson.name)
+        return tally
+    }
+}
+
+/// What the tests said about one mutant.
+struct Verdict {
+    var broken: String?
+    var failures: [TestResult] = []
+
+    init(broken: String) { self.broken = broken }
+
+    init(_ mutant: MutantCatalog.Mutant, outcome: LessonRun.Outcome) {
+        if let error = outcome.buildErrors.first ?? (outcome.results.status == "error" ? outcome.results.message : nil) {
+            broken = "does not compile: \(error)"
+        }
+        failures = outcome.results.tests.filter { $0.outcome != .passed }
+        self.mutant = mutant
+    }
+
+    private var mutant: MutantCatalog.Mutant?
+
+    var caught: Bool { !failures.isEmpty }
+    var first: TestResult? { failures.first }
+
+    var namedFirst: Bool {
+        guard let mutant = mutant, let first = first, first.exercise == mutant.exercise else { return false }
+        let message = (first.message ?? "").lowercased()
+        return (mutant.expect ?? []).allSatisfy { message.contains($0.lowercased()) }
+    }
+
+    /// Which tests failed, for comparing repeated runs.
+    var fingerprint: String { broken ?? failures.map(\.testCode).joined(separator: ",") }
+
+    func label(for mutant: MutantCatalog.Mutant) -> String {
+        if broken != nil { return "BROKEN       " }
+        switch mutant.kind {
+        case .mistake: return !caught ? "MISSED       " : namedFirst ? "caught, named" : "caught, NOT named first"
+        case .correct: return caught ? "REJECTED     " : "accepted     "
+        }
+    }
+
+    func detail(for mutant: MutantCatalog.Mutant) -> String? {
+        if let broken = broken { return broken }
+        switch mutant.kind {
+        case .mistake:
+            if !caught { return "\(mutant.about): no test failed" }
+            if namedFirst { return nil }
+            guard let first = first else { return nil }
+            return "\(mutant.about) — first failure (§\(first.exercise)) \(first.classAndName): \(first.message ?? "")"
+        case .correct:
+            guard let first = first else { return nil }
+            return "\(mutant.about) — \(failures.count) test(s) fail; first \(first.classAndName): \(first.message ?? "")"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a command like `Subprocess.run`, but never waits forever: it kills the command (and the processes it
+/// started, e.g. the XCTest binary under `swift test`) when its output stays silent for `silence` seconds — a test
+/// stuck in an endless loop or a long sleep — or when it runs longer than `limit` seconds in all.
+enum WatchedProcess {
+    struct Outcome {
+        let status: Int32
+        let output: String
+        /// Why it was killed, when it was: "silent for 10 s", "over 900 s".
+        let killed: String?
+    }
+
+    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:],
+                    removing removed: Set<String> = [], silence: TimeInterval? = nil, limit: TimeInterval = 900) throws -> Outcome {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var merged = ProcessInfo.processInfo.environment.filter { !removed.contains($0.key) }
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+
+        let started = Date()
+        var lastSize: UInt64 = 0
+        var lastChange = Date()
+        var killed: String?
+        while process.isRunning {
+            Thread.sleep(forTimeInterval: 0.1)
+            let size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? UInt64) ?? 0
+            if size != lastSize { lastSize = size; lastChange = Date() }
+            if let silence = silence, Date().timeIntervalSince(lastChange) > silence {
+                killed = "silent for \(Int(silence)) s"
+            } else if Date().timeIntervalSince(started) > limit {
+                killed = "over \(Int(limit)) s"
+            }
+            if killed != nil {
+                killTree(process.processIdentifier)
+                break
+            }
+        }
+        process.waitUntilExit()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return Outcome(status: process.terminationStatus, output: output, killed: killed)
+    }
+
+    /// Kills `pid` and its descendants, deepest first (`pgrep -P` exists on Linux and macOS).
+    private static func killTree(_ pid: Int32) {
+        let pgrep = Process()
+        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        pgrep.arguments = ["pgrep", "-P", String(pid)]
+        let pipe = Pipe()
+        pgrep.standardOutput = pipe
+        pgrep.standardError = FileHandle.nullDevice
+        if (try? pgrep.run()) != nil {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            pgrep.waitUntilExit()
+            for child in String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap({ Int32($0) }) {
+                killTree(child)
+            }
+        }
+        kill(pid, SIGKILL)
+    }
+}

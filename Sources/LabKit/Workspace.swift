@@ -1,0 +1,71 @@
+import Foundation
+
+/// A private copy of the kit under `.lab/<name>/`, for runs that must not touch the learner's files: grading a
+/// class, trying mutants, checking around a lesson that does not compile. Files are copied only when their content
+/// differs, so the copy's build stays incremental from one use to the next.
+struct Workspace {
+    let kit: Kit
+    let folder: URL
+
+    /// What a workspace takes from the kit: everything a build and the tests need.
+    static let kitParts = ["Package.swift", "Sources", "Tests", "Fixtures", "lessons.json", "Exercises"]
+
+    init(kit: Kit, name: String) throws {
+        self.kit = kit
+        folder = kit.stateFolder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for part in Self.kitParts {
+            try Self.mirror(kit.root.appendingPathComponent(part), to: folder.appendingPathComponent(part))
+        }
+    }
+
+    /// The workspace's copy of a lesson's code: `Exercises/<lesson>/`.
+    func lessonFolder(_ lesson: String) -> URL {
+        folder.appendingPathComponent("Exercises").appendingPathComponent(lesson)
+    }
+
+    /// Makes `Exercises/<lesson>/` in the workspace hold exactly what `source` holds.
+    func use(_ source: URL, for lesson: String) throws {
+        try Self.mirror(source, to: lessonFolder(lesson))
+    }
+
+    /// Puts the kit's own stubs in place of a lesson.
+    func useStubs(for lesson: String) throws {
+        try use(kit.root.appendingPathComponent("Exercises").appendingPathComponent(lesson), for: lesson)
+    }
+
+    /// Makes `target` hold the same regular files as `source` (a file or a folder): writes what differs, removes
+    /// what `source` lacks.
+    static func mirror(_ source: URL, to target: URL) throws {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: source.path, isDirectory: &isFolder) else {
+            try? manager.removeItem(at: target)
+            return
+        }
+        guard isFolder.boolValue else {
+            try copyIfDifferent(source, to: target)
+            return
+        }
+        var targetIsFolder: ObjCBool = false
+        if manager.fileExists(atPath: target.path, isDirectory: &targetIsFolder), !targetIsFolder.boolValue {
+            try manager.removeItem(at: target)
+        }
+        try manager.createDirectory(at: target, withIntermediateDirectories: true)
+        let wanted = try regularFiles(under: source)
+        for path in wanted {
+            try copyIfDifferent(source.appendingPathComponent(path), to: target.appendingPathComponent(path))
+        }
+        let keep = Set(wanted)
+        for path in (try? regularFiles(under: target)) ?? [] where !keep.contains(path) {
+            try? manager.removeItem(at: target.appendingPathComponent(path))
+        }
+    }
+
+    private static func copyIfDifferent(_ source: URL, to target: URL) throws {
+        let data = try Data(contentsOf: source)
+        if let existing = try? Data(contentsOf: target), existing == data { return }
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: target, options: .atomic)
+    }
+}
