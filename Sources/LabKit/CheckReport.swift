@@ -6,6 +6,8 @@ struct CheckReport {
     let kit: Kit
     let lesson: LessonCatalog.Lesson
     let outcome: LessonRun.Outcome
+    /// Other lessons that did not compile, run with their stubs in their place.
+    var replaced: [(lesson: String, error: String)] = []
 
     var text: String {
         var lines: [String] = []
@@ -42,6 +44,10 @@ struct CheckReport {
             if let next = kit.catalog.lessons.drop(while: { $0.name != lesson.name }).dropFirst().first {
                 lines.append("Next: Lesson \(next.chapter) — \(next.title) (LESSONS.md §\(next.chapter); `swift run lab check \(next.name)`).")
             }
+        }
+        for (other, error) in replaced {
+            lines.append("")
+            lines.append("Note: \(other) does not compile (\(error)). SwiftPM builds every lesson's tests together, so this check ran with \(other)'s stubs in its place; fix or undo that code when you get to it.")
         }
         lines.append("")
         lines.append("Full test log: \(relative(kit.logFile))")

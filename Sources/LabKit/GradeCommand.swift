@@ -53,25 +53,16 @@ public enum GradeCommand {
     }
 }
 
-/// A private copy of the kit (in .lab/grading) into which each learner's Exercises/ is put in turn. The kit's own
-/// modules stay built between learners, so each grade costs only the lessons' rebuild.
+/// Grades learners one after another in a private copy of the kit (`.lab/grading`), into which each learner's
+/// Exercises/ is put in turn. The kit's own modules stay built between learners, so each grade costs only the
+/// lessons' rebuild.
 struct GradingWorkspace {
     let kit: Kit
-    let folder: URL
-
-    /// What the workspace takes from the kit: everything a build and the tests need, never the learner's.
-    static let kitParts = ["Package.swift", "Sources", "Tests", "Fixtures", "lessons.json", "Exercises"]
+    let workspace: Workspace
 
     init(kit: Kit) throws {
         self.kit = kit
-        folder = kit.stateFolder.appendingPathComponent("grading")
-        let manager = FileManager.default
-        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
-        for part in Self.kitParts {
-            let target = folder.appendingPathComponent(part)
-            try? manager.removeItem(at: target)
-            try manager.copyItem(at: kit.root.appendingPathComponent(part), to: target)
-        }
+        workspace = try Workspace(kit: kit, name: "grading")
     }
 
     func grade(_ checkout: URL, learner: String, resultsFile: URL) throws -> ClassReport.Row {
@@ -84,31 +75,27 @@ struct GradingWorkspace {
             return ClassReport.Row(learner: learner, results: nil, notes: [note])
         }
         var notes: [String] = []
-        var replaced: Set<String> = []
-        for lesson in kit.catalog.lessons { try useLearnersCode(lesson.name, from: exercises, notes: &notes) }
-
-        // Build; a lesson that does not compile is swapped for the kit's stubs so the others are still graded.
-        var run = LessonRun(root: folder, catalog: kit.catalog)
-        run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS"]
-        var outcome = try run.run(kit.catalog.lessons, resultsFile: resultsFile)
-        while !outcome.buildErrors.isEmpty {
-            let broken = BuildErrors.lessons(in: outcome.buildErrors).subtracting(replaced)
-            guard !broken.isEmpty else { break }
-            for lesson in broken.sorted() {
-                let first = outcome.buildErrors.first { $0.hasPrefix("Exercises/\(lesson)/") } ?? ""
-                notes.append("\(lesson) does not compile (\(first)): graded as not started")
-                try copyKitStubs(lesson)
-                replaced.insert(lesson)
+        for lesson in kit.catalog.lessons {
+            let source = exercises.appendingPathComponent(lesson.name)
+            if FileManager.default.fileExists(atPath: source.path) {
+                try workspace.use(source, for: lesson.name)
+            } else {
+                notes.append("no Exercises/\(lesson.name): graded as not started")
+                try workspace.useStubs(for: lesson.name)
             }
-            outcome = try run.run(kit.catalog.lessons, resultsFile: resultsFile)
         }
+        var run = LessonRun(root: workspace.folder, catalog: kit.catalog)
+        run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS"]
+        let (outcome, replaced) = try run.runAroundBrokenLessons(kit.catalog.lessons, resultsFile: resultsFile, in: workspace)
+        notes += replaced.map { "\($0.lesson) does not compile (\($0.error)): graded as not started" }
         if !outcome.buildErrors.isEmpty || outcome.results.status == "error" {
             notes.append("the copy does not build: \(outcome.buildErrors.first ?? outcome.results.message ?? "see the log")")
             return ClassReport.Row(learner: learner, results: nil, notes: notes)
         }
         var results = outcome.results
-        if !replaced.isEmpty {  // say why those lessons score nothing
-            for index in results.tests.indices where replaced.contains(results.tests[index].lesson) {
+        let broken = Set(replaced.map(\.lesson))
+        if !broken.isEmpty {  // say why those lessons score nothing
+            for index in results.tests.indices where broken.contains(results.tests[index].lesson) {
                 results.tests[index].outcome = .failed
                 results.tests[index].message = "\(results.tests[index].lesson) does not compile"
             }
@@ -117,23 +104,26 @@ struct GradingWorkspace {
         }
         return ClassReport.Row(learner: learner, results: results, notes: notes)
     }
+}
 
-    /// Puts the learner's Exercises/<lesson> in the workspace, or the kit's stubs when the learner has none.
-    private func useLearnersCode(_ lesson: String, from exercises: URL, notes: inout [String]) throws {
-        let source = exercises.appendingPathComponent(lesson)
-        let target = folder.appendingPathComponent("Exercises").appendingPathComponent(lesson)
-        try? FileManager.default.removeItem(at: target)
-        if FileManager.default.fileExists(atPath: source.path) {
-            try FileManager.default.copyItem(at: source, to: target)
-        } else {
-            notes.append("no Exercises/\(lesson): graded as not started")
-            try copyKitStubs(lesson)
+extension LessonRun {
+    /// Runs `lessons`; when some lesson's Exercises/ code does not compile, puts the kit's stubs in its place in
+    /// `workspace` (the run's own folder) and runs again, so the other lessons are still graded. Returns the outcome
+    /// and the lessons replaced, each with its first compiler error.
+    func runAroundBrokenLessons(_ lessons: [LessonCatalog.Lesson], resultsFile: URL, in workspace: Workspace) throws
+        -> (outcome: Outcome, replaced: [(lesson: String, error: String)]) {
+        var replaced: [(lesson: String, error: String)] = []
+        var outcome = try run(lessons, resultsFile: resultsFile)
+        while !outcome.buildErrors.isEmpty {
+            let broken = BuildErrors.lessons(in: outcome.buildErrors).subtracting(replaced.map(\.lesson))
+            guard !broken.isEmpty else { break }
+            for lesson in broken.sorted() {
+                let first = outcome.buildErrors.first { $0.hasPrefix("Exercises/\(lesson)/") } ?? ""
+                try workspace.useStubs(for: lesson)
+                replaced.append((lesson, first))
+            }
+            outcome = try run(lessons, resultsFile: resultsFile)
         }
-    }
-
-    private func copyKitStubs(_ lesson: String) throws {
-        let target = folder.appendingPathComponent("Exercises").appendingPathComponent(lesson)
-        try? FileManager.default.removeItem(at: target)
-        try FileManager.default.copyItem(at: kit.root.appendingPathComponent("Exercises").appendingPathComponent(lesson), to: target)
+        return (outcome, replaced)
     }
 }

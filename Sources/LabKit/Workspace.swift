@@ -29,9 +29,21 @@ struct Workspace {
         try Self.mirror(source, to: lessonFolder(lesson))
     }
 
-    /// Puts the kit's own stubs in place of a lesson.
+    /// Puts the kit's stubs (generated from Solutions/, never the learner's Exercises/) in place of a lesson.
     func useStubs(for lesson: String) throws {
-        try use(kit.root.appendingPathComponent("Exercises").appendingPathComponent(lesson), for: lesson)
+        let stubs = try ExerciseTree(kitRoot: kit.root).expectedExercises().filter { $0.key.hasPrefix("\(lesson)/") }
+        let target = lessonFolder(lesson)
+        for (path, text) in stubs {
+            let url = folder.appendingPathComponent("Exercises").appendingPathComponent(path)
+            if (try? String(contentsOf: url, encoding: .utf8)) != text {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(to: url, atomically: true, encoding: .utf8)
+            }
+        }
+        let keep = Set(stubs.keys.map { String($0.dropFirst(lesson.count + 1)) })
+        for path in (try? regularFiles(under: target)) ?? [] where !keep.contains(path) {
+            try? FileManager.default.removeItem(at: target.appendingPathComponent(path))
+        }
     }
 
     /// Makes `target` hold the same regular files as `source` (a file or a folder): writes what differs, removes

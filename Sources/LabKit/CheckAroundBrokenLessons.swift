@@ -1,0 +1,23 @@
+import Foundation
+import LabMetadata
+
+extension Kit {
+    /// What `lab`, `lab check` and `lab hint` run: the lessons' tests in the kit itself; when another lesson's code
+    /// does not compile (SwiftPM builds every lesson's tests together), the run moves to a private copy
+    /// (`.lab/check`) with that lesson's stubs in its place, as `lab grade` does, so the lessons asked for are still
+    /// checked. Errors in the lessons of `shownAsErrors` (the one `lab check` checks) are the learner's to see as
+    /// they are. Returns the outcome and the lessons replaced, each with its first compiler error.
+    func runAroundBrokenLessons(_ lessons: [LessonCatalog.Lesson], shownAsErrors: Set<String> = []) throws
+        -> (outcome: LessonRun.Outcome, replaced: [(lesson: String, error: String)]) {
+        let outcome = try run(lessons)
+        let broken = BuildErrors.lessons(in: outcome.buildErrors)
+        guard !broken.isEmpty, broken.isDisjoint(with: shownAsErrors),
+              outcome.buildErrors.allSatisfy({ $0.hasPrefix("Exercises/") }) else { return (outcome, []) }
+        let workspace = try Workspace(kit: self, name: "check")
+        var run = LessonRun(root: workspace.folder, catalog: catalog)
+        run.removedEnvironment = ["LAB_SOLUTIONS"]
+        let result = try run.runAroundBrokenLessons(lessons, resultsFile: resultsFile, in: workspace)
+        try? (outcome.log + result.outcome.log).write(to: logFile, atomically: true, encoding: .utf8)
+        return result
+    }
+}
