@@ -54,14 +54,18 @@ public struct LessonRun {
         // Each round runs what has no result yet; a round that ends early leaves a culprit, which is charged and
         // skipped. At most one round per test.
         for _ in 0...graded.count where !missing.isEmpty {
+            let running = URL(fileURLWithPath: resultsFile.path + ".running")
+            try? FileManager.default.removeItem(at: running)
             let test = try WatchedProcess.run(["swift", "test", "--skip-build"] + SwiftFlags.test + ["--filter", filter],
                                               in: root, environment: environment.merging(["LAB_RESULTS": resultsFile.path]) { $1 },
-                                              removing: removedEnvironment, silence: silence)
+                                              removing: removedEnvironment, silence: silence, progress: running)
             log += test.output
             let recorded = Set(((try? ResultsFile.read(resultsFile))?.tests ?? []).map(\.classAndName))
             missing = missing.filter { !recorded.contains($0.key) }
             guard !missing.isEmpty else { break }
-            let culprit = XCTestLog.unfinished(in: test.output).first { missing[$0] != nil }
+            let lastStarted = (try? String(contentsOf: running, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let culprit = lastStarted.flatMap { missing[$0] != nil ? $0 : nil }
+                ?? XCTestLog.unfinished(in: test.output).first { missing[$0] != nil }
             let blamed = culprit.map { [$0] } ?? Array(missing.keys)  // died before any test: all of them
             for key in blamed {
                 guard let (lesson, exercise) = missing[key] else { continue }

@@ -6,8 +6,10 @@ import Darwin
 #endif
 
 /// Runs a command like `Subprocess.run`, but never waits forever: it kills the command (and the processes it
-/// started, e.g. the XCTest binary under `swift test`) when its output stays silent for `silence` seconds — a test
-/// stuck in an endless loop or a long sleep — or when it runs longer than `limit` seconds in all.
+/// started, e.g. the XCTest binary under `swift test`) when it shows no progress for `silence` seconds — a test
+/// stuck in an endless loop or a long sleep — or when it runs longer than `limit` seconds in all. Progress is a
+/// change of the `progress` file when one is given (the test process rewrites it as each test starts: its stdout,
+/// going to a file, is buffered and shows nothing for long stretches), else growth of the output.
 enum WatchedProcess {
     struct Outcome {
         let status: Int32
@@ -17,7 +19,8 @@ enum WatchedProcess {
     }
 
     static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:],
-                    removing removed: Set<String> = [], silence: TimeInterval? = nil, limit: TimeInterval = 900) throws -> Outcome {
+                    removing removed: Set<String> = [], silence: TimeInterval? = nil, progress: URL? = nil,
+                    limit: TimeInterval = 900) throws -> Outcome {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
@@ -37,13 +40,13 @@ enum WatchedProcess {
         try process.run()
 
         let started = Date()
-        var lastSize: UInt64 = 0
+        var lastMark: String?
         var lastChange = Date()
         var killed: String?
         while process.isRunning {
             Thread.sleep(forTimeInterval: 0.1)
-            let size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? UInt64) ?? 0
-            if size != lastSize { lastSize = size; lastChange = Date() }
+            let mark = Self.mark(of: progress ?? log)
+            if mark != lastMark { lastMark = mark; lastChange = Date() }
             if let silence = silence, Date().timeIntervalSince(lastChange) > silence {
                 killed = "silent for \(Int(silence)) s"
             } else if Date().timeIntervalSince(started) > limit {
@@ -57,6 +60,12 @@ enum WatchedProcess {
         process.waitUntilExit()
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return Outcome(status: process.terminationStatus, output: output, killed: killed)
+    }
+
+    /// What changes when a file is rewritten or grows: its modification date and size.
+    private static func mark(of file: URL) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return nil }
+        return "\(attributes[.modificationDate].map { "\($0)" } ?? "")|\(attributes[.size].map { "\($0)" } ?? "")"
     }
 
     /// Kills `pid` and its descendants, deepest first (`pgrep -P` exists on Linux and macOS).

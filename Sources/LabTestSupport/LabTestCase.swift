@@ -27,6 +27,7 @@ open class LabTestCase: XCTestCase {
 
     override open func setUp() {
         super.setUp()
+        ResultsRecorder.starting(self)
         StubLog.reset()
         SessionTripwire.reset()
         FirebaseEmulator.resetStrayRequests()

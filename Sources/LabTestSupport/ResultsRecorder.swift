@@ -18,6 +18,15 @@ enum ResultsRecorder {
         }
     }()
 
+    /// Notes, in `<results file>.running`, the test that is starting: if the process dies or hangs, the `lab` command
+    /// knows which test did it (stdout is buffered and lost when the process is killed; this file is not).
+    static func starting(_ test: LabTestCase) {
+        guard let file = file else { return }
+        let type = type(of: test)
+        let line = "\(String(describing: type))/\(methodName(of: test))\n"
+        try? Data(line.utf8).write(to: URL(fileURLWithPath: file.path + ".running"), options: .atomic)
+    }
+
     static func record(_ test: LabTestCase, outcome: TestResult.Outcome, message: String?) {
         guard let file = file, let catalog = catalog else { return }
         let type = type(of: test)
