@@ -5,7 +5,7 @@ import LabMetadata
 ///
 /// The tests run in one process, which is fast (a forgotten `resume()` costs its short waits once, not once per
 /// process). A test that kills that process (a force unwrap of nil) or hangs (an endless loop; the process is killed
-/// after `silence` seconds without output) is failed with a message saying which, and the tests after it run again
+/// after `silence` seconds without finishing) is failed with a message saying which, and the tests after it run again
 /// in a new process — so one crash or hang costs that test only. The maximum never shrinks: every graded test that
 /// `swift test list` names gets a result.
 public struct LessonRun {
@@ -14,8 +14,8 @@ public struct LessonRun {
     /// Extra environment for `swift`, and variables to drop from it.
     public var environment: [String: String] = [:]
     public var removedEnvironment: Set<String> = []
-    /// A test that prints nothing for this long is stuck: its process is killed.
-    public var silence: TimeInterval = 10
+    /// A test still running after this long is stuck (the helpers' longest wait is 2 s): its process is killed.
+    public var silence: TimeInterval = 6
     /// The graded tests, when already known from an earlier run in the same folder (saves `swift test list`).
     var knownTests: [String: (lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise)]?
 
@@ -69,7 +69,7 @@ public struct LessonRun {
             let blamed = culprit.map { [$0] } ?? Array(missing.keys)  // died before any test: all of them
             for key in blamed {
                 guard let (lesson, exercise) = missing[key] else { continue }
-                extra.append(Self.stopped(key, lesson: lesson, exercise: exercise, killed: test.killed, log: test.output))
+                extra.append(Self.stopped(key, lesson: lesson, exercise: exercise, killed: test.killed.map { _ in silence }, log: test.output))
                 missing[key] = nil
             }
             filter = missing.keys.sorted().map { "^\(NSRegularExpression.escapedPattern(for: $0.moduleQualified(missing[$0]!.lesson)))$" }
@@ -101,11 +101,11 @@ public struct LessonRun {
 
     /// The result of a test whose process died or was killed while it ran.
     private static func stopped(_ key: String, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise,
-                                killed: String?, log: String) -> TestResult {
+                                killed: TimeInterval?, log: String) -> TestResult {
         let parts = key.split(separator: "/").map(String.init)
         let message: String
-        if killed != nil {
-            message = "the test never finished: it was stopped after running for a while with no result (an endless loop, a long `sleep`, or a wait that never ends in your code). See LESSONS.md §\(exercise.section)."
+        if let seconds = killed {
+            message = "the test never finished: it was stopped after \(Int(seconds)) s (no test needs more than a few), so your code is stuck — an endless loop, a long `sleep`, or a wait that never ends. The other tests ran on without it. See LESSONS.md §\(exercise.section)."
         } else {
             let crash = log.split(separator: "\n").first { $0.contains("Fatal error") }.map { " (\($0.trimmingCharacters(in: .whitespaces)))" } ?? ""
             message = "the test crashed\(crash): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError. (The other tests ran on without it.) See LESSONS.md §\(exercise.section)."
