@@ -34,7 +34,9 @@ struct CheckReport {
             var hints = HintBook(kit: kit)
             if let hint = hints.current(for: unfinished.exercise) {
                 lines.append("")
-                lines.append("Hint for \(unfinished.exercise.section) (\(hint.number) of \(unfinished.exercise.hints.count); `swift run lab hint \(lesson.name)` shows the next):")
+                let count = unfinished.exercise.hints.count
+                let more = hint.number < count ? "; `swift run lab hint \(lesson.name)` shows the next" : ""
+                lines.append("Hint for \(unfinished.exercise.section) (\(HintBook.label(hint.number, of: count))\(more)):")
                 lines.append("  \(hint.text)")
             }
         } else if own.isEmpty {

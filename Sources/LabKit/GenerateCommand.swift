@@ -3,8 +3,8 @@ import Foundation
 /// `lab generate [--check]`: writes Exercises/ from Solutions/, or (with --check) fails when they differ.
 public enum GenerateCommand {
     public static let usage = """
-        lab generate            rewrite Exercises/ from Solutions/ (instructors: after editing a solution)
-        lab generate --check    exit 1 if Exercises/ differs from what Solutions/ generates (CI runs this)
+          lab generate            rewrite Exercises/ from Solutions/ (instructors: after editing a solution)
+          lab generate --check    exit 1 if Exercises/ differs from what Solutions/ generates (CI runs this)
         """
 
     public static func run(_ arguments: [String], output: (String) -> Void) throws -> Int32 {

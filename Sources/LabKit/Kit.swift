@@ -18,12 +18,19 @@ public struct Kit {
     public var resultsFile: URL { stateFolder.appendingPathComponent("results.json") }
     public var logFile: URL { stateFolder.appendingPathComponent("last-run.log") }
 
-    /// The lesson the learner named, or an error listing the valid names.
+    /// The lesson the learner named, or an error that suggests the likely one and lists the valid names.
     public func lesson(_ name: String) throws -> LessonCatalog.Lesson {
-        guard let lesson = catalog.lesson(named: name) else {
-            throw UsageError("unknown lesson '\(name)'. Valid lessons: \(catalog.lessonNames).")
-        }
-        return lesson
+        if let lesson = catalog.lesson(named: name) { return lesson }
+        let names = catalog.lessons.map(\.name)
+        let guess = Spelling.closest(to: LessonCatalog.comparable(name), among: names)
+        let list = names.isEmpty ? "lessons.json lists no lessons yet" : "Valid lessons: \(catalog.lessonNames) (or just their numbers)"
+        throw UsageError("unknown lesson '\(name)'. " + (guess.map { "Did you mean \($0)? " } ?? "") + list + ".")
+    }
+
+    /// The arguments with a lesson name typed as two words, `Lesson 1` (the shell splits it), joined as `Lesson1`.
+    static func joiningSplitLessonName(_ arguments: [String]) -> [String] {
+        guard arguments.count >= 2, arguments[0].lowercased() == "lesson", Int(arguments[1]) != nil else { return arguments }
+        return [arguments[0] + arguments[1]] + arguments.dropFirst(2)
     }
 
     /// Runs the lessons' tests, keeping the log and results in `.lab/`.

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `lab` command's entry point: picks the subcommand and turns errors into a message and an exit code.
 public enum LabCommandLine {
@@ -11,18 +16,30 @@ public enum LabCommandLine {
         INSTRUCTORS
         \(GradeCommand.usage)
         \(GenerateCommand.usage)
+        \(MutantsCommand.usage)
           lab lint                check lessons.json against the lessons, tests, sections and hints that exist
 
-          lab --help              this text
+          lab --help              this text (also `lab <command> --help`)
 
-        Lessons are named Lesson1, Lesson2, … (or just 1, 2, …).
+        Lessons are named Lesson1, Lesson2, … or just 1, 2, … (L1, lesson1 and "Lesson 1" work too).
         """
 
-    static let commands = ["check", "hint", "watch", "grade", "generate", "lint", "--help"]
+    static let commands = ["check", "hint", "watch", "grade", "generate", "lint", "mutants", "--help"]
 
-    public static func run(_ arguments: [String], output: (String) -> Void = { print($0) }) -> Int32 {
+    /// Writes one message to standard output and flushes it at once, so a pipe or a file (`lab watch | tee log`)
+    /// sees each line as it is written, not when a buffer fills or the command ends.
+    public static func standardOutput(_ text: String) {
+        print(text)
+        fflush(stdout)
+    }
+
+    public static func run(_ arguments: [String], output: (String) -> Void = LabCommandLine.standardOutput) -> Int32 {
         let command = arguments.first ?? ""
         let rest = Array(arguments.dropFirst())
+        if !command.isEmpty, rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            output(help)
+            return 0
+        }
         do {
             switch command {
             case "": return try LearnerCommands.progress(rest, output: output)
@@ -35,16 +52,75 @@ public enum LabCommandLine {
             case "grade": return try GradeCommand.run(rest, output: output)
             case "generate": return try GenerateCommand.run(rest, output: output)
             case "lint": return try LintCommand.run(rest, output: output)
+            case "mutants": return try MutantsCommand.run(rest, output: output)
             default:
-                output("lab: unknown command '\(command)'. Valid commands: \(commands.joined(separator: ", ")).\n\n\(help)")
+                output("lab: \(unknownCommand(command, rest)) See `lab --help`.")
                 return 2
             }
         } catch let error as UsageError {
-            output("lab \(command): \(error)\n\n\(help)")
+            output("lab\(command.isEmpty ? "" : " " + command): \(sentence("\(error)")) See `lab --help`.")
             return 2
         } catch {
             output("lab: \(error)")
             return 1
         }
+    }
+
+    /// One line for a command that does not exist: the likely one it was meant to be, or the valid ones.
+    static func unknownCommand(_ command: String, _ rest: [String]) -> String {
+        if command.hasPrefix("-") {
+            return "unknown option \(command)." + (Spelling.closest(to: command, among: ["--help"]).map { " Did you mean `lab \($0)`?" } ?? "")
+        }
+        if let kit = try? Kit.here(), let lesson = kit.catalog.lesson(named: command) {
+            return "'\(command)' is a lesson, not a command. Did you mean `lab check \(lesson.name)`?"
+        }
+        let words = commands.filter { !$0.hasPrefix("-") }
+        if let match = Spelling.closest(to: command, among: words) {
+            let suggestion = (["lab", match] + rest).joined(separator: " ")
+            return "unknown command '\(command)'. Did you mean `\(suggestion)`?"
+        }
+        return "unknown command '\(command)'. Commands: \(words.joined(separator: ", "))."
+    }
+
+    /// `text` ending with one full stop (or its own `?`/`!`), so a message and "See `lab --help`." read as two sentences.
+    static func sentence(_ text: String) -> String {
+        let line = text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        guard let last = line.last else { return line }
+        return ".?!".contains(last) ? line : line + "."
+    }
+}
+
+/// "Did you mean …?": the one candidate closest to a mistyped word.
+enum Spelling {
+    /// The candidate within a small edit distance of `word` (case-insensitive), or that `word` begins; nil when
+    /// none is close, or when two are equally close (a guess between two would mislead).
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let typed = word.lowercased()
+        guard !typed.isEmpty else { return nil }
+        let prefixed = candidates.filter { $0.lowercased().hasPrefix(typed) }
+        if typed.count >= 2, prefixed.count == 1 { return prefixed[0] }
+        let limit = max(1, min(2, typed.count / 3))
+        let scored = candidates.map { ($0, distance(typed, $0.lowercased())) }.filter { $0.1 <= limit }
+        guard let best = scored.map(\.1).min() else { return nil }
+        let closest = scored.filter { $0.1 == best }
+        return closest.count == 1 ? closest[0].0 : nil
+    }
+
+    /// Levenshtein distance, with a swap of two neighbouring letters counted as one edit ("chekc" → "check").
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[a.count][b.count]
     }
 }

@@ -6,7 +6,10 @@ public enum LearnerCommands {
     public static let usage = """
           lab                     your progress: every lesson's status and points, and what to do next
           lab check <lesson>      run one lesson's tests: what passes, the first failure, a hint
-          lab hint <lesson>       the next hint for the lesson's first unfinished exercise
+          lab hint <lesson>       the next hint for the lesson's first unfinished exercise (one at a time)
+          lab hint <lesson> <n>   hint n again, of the exercise whose hint you saw last; `--again`: all seen so far
+          lab hint <section> [<n>|--again]
+                                  the same for one exercise, without running the tests: `lab hint 1.3`
           lab watch [<lesson>]    re-check whenever you save a file in Exercises/ (Ctrl-C stops)
         """
 
@@ -59,31 +62,43 @@ public enum LearnerCommands {
         return outcome.results.status == "pass" ? 0 : 1
     }
 
-    /// `lab hint <lesson>`: runs the lesson to find its first unfinished exercise, then shows that exercise's next hint.
+    /// `lab hint <lesson | section> [<n> | --again]`: the next hint, hint n again, or every hint seen so far.
     public static func hint(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
-        let kit = try Kit.here()
-        let lesson = try kit.lesson(try onlyLesson(arguments, command: "hint", kit: kit))
-        let (outcome, replaced) = try kit.runAroundBrokenLessons([lesson], shownAsErrors: [lesson.name])
-        guard outcome.buildErrors.isEmpty, outcome.results.status != "error" else {
-            output(CheckReport(kit: kit, lesson: lesson, outcome: outcome, replaced: replaced).text)
-            return 1
-        }
-        guard let (_, exercise) = outcome.results.firstUnfinished(in: [lesson]) else {
-            output("Every exercise of \(lesson.name) passes: no hint needed.")
-            return 0
-        }
+        try hint(arguments, kit: try Kit.here(), output: output)
+    }
+
+    static func hint(_ arguments: [String], kit: Kit, output: (String) -> Void) throws -> Int32 {
+        let request = try HintRequest(arguments)
         var book = HintBook(kit: kit)
-        if let hint = try book.next(for: exercise) {
-            output("Hint \(hint.number) of \(exercise.hints.count) for §\(exercise.section) \(exercise.function):\n  \(hint.text)")
+        let lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise
+        if let named = kit.catalog.exercise(forSection: request.name) {
+            (lesson, exercise) = named  // a section names the exercise: no test run
         } else {
-            output("That was the last hint for §\(exercise.section) \(exercise.function). LESSONS.md §\(exercise.section) walks through it step by step, and the test messages (`swift run lab check \(lesson.name)`) say what is still wrong.")
+            lesson = try kit.lesson(request.name)
+            if request.rereads, let section = book.lastSection(in: lesson), let seen = kit.catalog.exercise(forSection: section) {
+                exercise = seen.exercise  // re-reading: the exercise whose hint was shown last
+            } else {
+                output("Running \(lesson.name)'s tests to find its first unfinished exercise…")
+                let (outcome, replaced) = try kit.runAroundBrokenLessons([lesson], shownAsErrors: [lesson.name])
+                guard outcome.buildErrors.isEmpty, outcome.results.status != "error" else {
+                    output(CheckReport(kit: kit, lesson: lesson, outcome: outcome, replaced: replaced).text)
+                    return 1
+                }
+                guard let (_, unfinished) = outcome.results.firstUnfinished(in: [lesson]) else {
+                    output("Every exercise of \(lesson.name) passes: no hint needed." + (lesson.exercises.first.map {
+                        " (`swift run lab hint \($0.section)` still shows §\($0.section)'s hints.)" } ?? ""))
+                    return 0
+                }
+                exercise = unfinished
+            }
         }
+        output(try request.answer(lesson: lesson, exercise: exercise, book: &book))
         return 0
     }
 
     /// `lab watch [<lesson>] [--runs N]`: checks now, then again after every save under Exercises/.
     public static func watch(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
-        var rest = arguments
+        var rest = Kit.joiningSplitLessonName(arguments)
         var runs = Int.max
         if let index = rest.firstIndex(of: "--runs") {
             guard index + 1 < rest.count, let count = Int(rest[index + 1]), count > 0 else {
@@ -121,6 +136,7 @@ public enum LearnerCommands {
     }
 
     private static func onlyLesson(_ arguments: [String], command: String, kit: Kit) throws -> String {
+        let arguments = Kit.joiningSplitLessonName(arguments)
         guard arguments.count == 1, let name = arguments.first, !name.hasPrefix("-") else {
             throw UsageError("`lab \(command)` takes one lesson, e.g. `lab \(command) Lesson1`. Valid lessons: \(kit.catalog.lessonNames).")
         }

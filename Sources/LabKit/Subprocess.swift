@@ -11,7 +11,7 @@ public enum Subprocess {
     public static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:],
                            removing removed: Set<String> = []) throws -> Outcome {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }

@@ -74,10 +74,29 @@ public struct LessonCatalog: Codable, Equatable {
         }
     }
 
-    /// The lesson a learner means by "Lesson3", "lesson3" or "3"; nil when there is none.
+    /// The lesson a learner means by "Lesson3", "lesson3", "Lesson 3", "L3", "l3", "3" or "03"; nil when there is none.
     public func lesson(named name: String) -> Lesson? {
-        let wanted = name.lowercased()
-        return lessons.first { $0.name.lowercased() == wanted || $0.chapter == wanted || "lesson\($0.chapter)" == wanted }
+        let wanted = Self.comparable(name)
+        guard !wanted.isEmpty else { return nil }
+        if let lesson = lessons.first(where: { Self.comparable($0.name) == wanted }) { return lesson }
+        var chapter = Substring(wanted)
+        if chapter.hasPrefix("lesson") { chapter = chapter.dropFirst("lesson".count) } else if chapter.hasPrefix("l") { chapter = chapter.dropFirst() }
+        guard !chapter.isEmpty else { return nil }
+        return lessons.first { $0.chapter.lowercased() == chapter || (Int(chapter) != nil && Int(chapter) == Int($0.chapter)) }
+    }
+
+    /// The exercise at LESSONS.md section `section` ("1.3" or "§1.3") and its lesson; nil when there is none.
+    public func exercise(forSection section: String) -> (lesson: Lesson, exercise: Exercise)? {
+        let wanted = section.hasPrefix("§") ? String(section.dropFirst()) : section
+        for lesson in lessons {
+            if let exercise = lesson.exercises.first(where: { $0.section == wanted }) { return (lesson, exercise) }
+        }
+        return nil
+    }
+
+    /// A name as lesson lookup compares it: lower case, without spaces, `-` or `_` ("Lesson 1" and "lesson_1" are "lesson1").
+    public static func comparable(_ name: String) -> String {
+        String(name.lowercased().filter { !$0.isWhitespace && $0 != "-" && $0 != "_" })
     }
 
     /// The lesson and exercise graded by `testClass`.

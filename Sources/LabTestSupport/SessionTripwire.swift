@@ -16,7 +16,7 @@ final class SessionTripwire: URLProtocol {
         lock.lock(); defer { lock.unlock() }
         guard !installed else { return }
         installed = true
-        URLProtocol.registerClass(SessionTripwire.self)
+        _ = URLProtocol.registerClass(SessionTripwire.self)
     }
 
     /// Requests that went through a session other than an emulator's, since the last `reset()`.
