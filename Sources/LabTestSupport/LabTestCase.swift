@@ -37,7 +37,7 @@ open class LabTestCase: XCTestCase {
         checksAtEnd.forEach { $0() }
         checksAtEnd = []
         if failureCount == 0, let stub = StubLog.recorded.first {
-            XCTFail(Self.notStartedMessage(stub))
+            failAtTheTest(Self.notStartedMessage(stub))
         }
         let outcome: TestResult.Outcome = failureCount == 0 ? .passed : StubLog.recorded.isEmpty ? .failed : .notStarted
         ResultsRecorder.record(self, outcome: outcome, message: firstFailure)
@@ -79,6 +79,17 @@ open class LabTestCase: XCTestCase {
         super.recordFailure(withDescription: text, inFile: filePath, atLine: lineNumber, expected: expected)
     }
     #endif
+
+    /// Records a failure at the test method's own line (found in its source), or here when it cannot be found.
+    private func failAtTheTest(_ message: String) {
+        guard let (file, line) = TestLocation.of(self) else { return XCTFail(message) }
+        #if canImport(ObjectiveC)
+        let location = XCTSourceCodeLocation(filePath: file, lineNumber: line)
+        record(XCTIssue(type: .assertionFailure, compactDescription: message, sourceCodeContext: XCTSourceCodeContext(location: location)))
+        #else
+        recordFailure(withDescription: message, inFile: file, atLine: line, expected: true)
+        #endif
+    }
 
     /// Records `message` as a failure and returns the error that stops the test: `throw fail("…")`.
     public func fail(_ message: String, file: StaticString = #filePath, line: UInt = #line) -> TestStopped {
