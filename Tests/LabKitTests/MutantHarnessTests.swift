@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+@testable import LabKit
+@testable import LabMetadata
+
+/// The pieces `lab mutants` and the runner stand on: applying a mutant, mirroring a workspace, reading XCTest's log,
+/// and the declaration order that ranks failures.
+final class MutantHarnessTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("lab-mutants-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func write(_ path: String, _ text: String, in root: URL? = nil) throws {
+        let url = (root ?? folder).appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    func mutant(_ edits: [MutantCatalog.Edit]) -> MutantCatalog.Mutant {
+        MutantCatalog.Mutant(id: "m", exercise: "1.3", kind: .mistake, about: "a mistake", edits: edits, expect: nil)
+    }
+
+    func test_apply_replacesTheTextThatOccursOnce_andLaterEditsSeeEarlierOnes() throws {
+        try write("A.swift", "let method = \"PUT\"\nlet other = 1\n")
+        try mutant([.init(file: "A.swift", find: "\"PUT\"", replace: "\"POST\""),
+                    .init(file: "A.swift", find: "\"POST\"", replace: "\"PATCH\"")]).apply(in: folder)
+        XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("A.swift"), encoding: .utf8), "let method = \"PATCH\"\nlet other = 1\n")
+    }
+
+    func test_apply_refusesTextThatIsMissingOrAmbiguous_namingTheMutant() throws {
+        try write("A.swift", "x\nx\n")
+        XCTAssertThrowsError(try mutant([.init(file: "A.swift", find: "x", replace: "y")]).apply(in: folder)) { error in
+            XCTAssertTrue("\(error)".contains("occurs 2 times"), "\(error)")
+        }
+        XCTAssertThrowsError(try mutant([.init(file: "A.swift", find: "z", replace: "y")]).apply(in: folder)) { error in
+            XCTAssertTrue("\(error)".contains("occurs 0 times"), "\(error)")
+        }
+        XCTAssertThrowsError(try mutant([.init(file: "B.swift", find: "x", replace: "y")]).apply(in: folder)) { error in
+            XCTAssertTrue("\(error)".contains("no file B.swift"), "\(error)")
+        }
+    }
+
+    func test_mirror_writesOnlyWhatDiffers_andRemovesWhatTheSourceLacks() throws {
+        let source = folder.appendingPathComponent("source"), target = folder.appendingPathComponent("target")
+        try write("Same.swift", "same", in: source)
+        try write("Changed.swift", "new", in: source)
+        try write("Same.swift", "same", in: target)
+        try write("Changed.swift", "old", in: target)
+        try write("Extra.swift", "extra", in: target)
+        let old = Date(timeIntervalSince1970: 1_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: target.appendingPathComponent("Same.swift").path)
+        try Workspace.mirror(source, to: target)
+        XCTAssertEqual(try regularFiles(under: target), ["Changed.swift", "Same.swift"])
+        XCTAssertEqual(try String(contentsOf: target.appendingPathComponent("Changed.swift"), encoding: .utf8), "new")
+        let date = try FileManager.default.attributesOfItem(atPath: target.appendingPathComponent("Same.swift").path)[.modificationDate] as? Date
+        XCTAssertEqual(date, old, "an unchanged file keeps its date, so the workspace's build stays incremental")
+    }
+
+    func test_xctestLog_findsTheTestThatStartedButNeverFinished_onLinuxAndDarwin() {
+        let linux = """
+            Test Case 'CreateTests.test_a' started at 2026-11-23 09:00:00.000
+            Test Case 'CreateTests.test_a' passed (0.01 seconds)
+            Test Case 'CreateTests.test_b' started at 2026-11-23 09:00:00.010
+            """
+        XCTAssertEqual(XCTestLog.unfinished(in: linux), ["CreateTests/test_b"])
+        let darwin = """
+            Test Case '-[Lesson1Tests.CreateTests test_a]' started.
+            Test Case '-[Lesson1Tests.CreateTests test_a]' failed (0.010 seconds).
+            Test Case '-[Lesson1Tests.CreateTests test_b]' started.
+            """
+        XCTAssertEqual(XCTestLog.unfinished(in: darwin), ["CreateTests/test_b"])
+    }
+
+    func test_declarationOrder_ranksTestsAsWritten_perClass() {
+        var order: [String: Int] = [:]
+        TestDeclarations.scan("""
+            final class ZTests: LabTestCase {
+                func test_z_basic() throws {}
+                func helper() {}
+                func test_a_specific() throws {}
+            }
+            class ATests: XCTestCase {
+                override func setUp() {}
+                func test_only() {}
+            }
+            """, into: &order)
+        XCTAssertEqual(order, ["ZTests/test_z_basic": 0, "ZTests/test_a_specific": 1, "ATests/test_only": 0])
+    }
+}
