@@ -9,7 +9,7 @@ import LabMetadata
 /// verdict that changes between repeated runs.
 public enum MutantsCommand {
     public static let usage = """
-          lab mutants [<lesson>…] [--only ID,…] [--repeat N]
+          lab mutants [<lesson>…] [--only ID,…] [--repeat N] [-j N]
                                   instructors: apply Tests/Mutants/<Lesson>.json's wrong and correct variants to the
                                   reference solution and report caught / named first / correct rejected
         """
@@ -19,15 +19,19 @@ public enum MutantsCommand {
         var names: [String] = []
         var only: Set<String>?
         var repeats = 1
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
-            case "--only", "--repeat":
+            case "--only", "--repeat", "-j", "--jobs":
                 guard index + 1 < arguments.count else { throw UsageError("\(argument) needs a value") }
                 let value = arguments[index + 1]
                 if argument == "--only" {
                     only = Set(value.split(separator: ",").map(String.init))
+                } else if argument == "-j" || argument == "--jobs" {
+                    guard let count = Int(value), count > 0 else { throw UsageError("\(argument) takes a whole number above 0") }
+                    jobs = count
                 } else {
                     guard let count = Int(value), count > 0 else { throw UsageError("--repeat takes a whole number above 0") }
                     repeats = count
@@ -49,7 +53,7 @@ public enum MutantsCommand {
         var ok = true
         var summaries: [String] = []
         for lesson in lessons {
-            let tally = try measure(lesson, kit: kit, only: only, repeats: repeats, output: output)
+            let tally = try measure(lesson, kit: kit, only: only, repeats: repeats, jobs: jobs, output: output)
             summaries.append(tally.summary)
             ok = ok && tally.acceptable
         }
@@ -79,43 +83,42 @@ public enum MutantsCommand {
         }
     }
 
-    static func measure(_ lesson: LessonCatalog.Lesson, kit: Kit, only: Set<String>?, repeats: Int,
+    static func measure(_ lesson: LessonCatalog.Lesson, kit: Kit, only: Set<String>?, repeats: Int, jobs: Int,
                         output: (String) -> Void) throws -> Tally {
         let catalog = try MutantCatalog.load(lesson.name, in: kit)
         let mutants = catalog.mutants.filter { only?.contains($0.id) ?? true }
         var tally = Tally(lesson: lesson.name)
-        let workspace = try Workspace(kit: kit, name: "mutants-\(lesson.name)")
-        let solution = kit.root.appendingPathComponent("Solutions").appendingPathComponent(lesson.name)
-        var run = LessonRun(root: workspace.folder, catalog: kit.catalog)
-        run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS"]
-        let resultsFile = workspace.folder.appendingPathComponent("mutant-results.json")
+        output("\(lesson.name): \(mutants.count) mutant(s) from Tests/Mutants/\(lesson.name).json, \(jobs) at a time")
 
-        output("\(lesson.name): \(mutants.count) mutant(s) from Tests/Mutants/\(lesson.name).json")
-        try workspace.use(solution, for: lesson.name)
-        let reference = try run.run([lesson], resultsFile: resultsFile)
-        let referenceFailures = reference.results.tests.filter { $0.outcome != .passed }
-        guard reference.buildErrors.isEmpty, reference.results.status == "pass" else {
-            let why = reference.buildErrors.first ?? referenceFailures.first.map { "\($0.testCode): \($0.message ?? "")" } ?? reference.results.message ?? "no test ran"
-            output("  the reference solution itself does not pass, so no mutant can be judged: \(why)")
-            tally.broken = mutants.count
-            return tally
-        }
-
-        var listing = ""
-        run.knownTests = try run.gradedTests(of: [lesson], log: &listing)
-        for mutant in mutants {
-            try workspace.use(solution, for: lesson.name)
-            var verdicts: [Verdict] = []
-            do {
-                try mutant.apply(in: workspace.lessonFolder(lesson.name))
-                for _ in 0..<repeats {
-                    verdicts.append(Verdict(mutant, outcome: try run.run([lesson], resultsFile: resultsFile)))
-                }
-            } catch let error as MutantCatalog.CatalogError {
-                verdicts = [Verdict(broken: error.description)]
+        // One private workspace per job, each building only this lesson; the reference must pass in each.
+        var workers = try (0..<max(1, min(jobs, mutants.count))).map { try MutantWorker(kit: kit, lesson: lesson, number: $0) }
+        for index in workers.indices {
+            if let problem = try workers[index].checkReference() {
+                output("  the reference solution itself does not pass, so no mutant can be judged: \(problem)")
+                tally.broken = mutants.count
+                return tally
             }
-            let verdict = verdicts[0]
-            let stable = verdicts.allSatisfy { $0.fingerprint == verdict.fingerprint }
+        }
+        var verdicts = [[Verdict]](repeating: [], count: mutants.count)
+        var failure: Error?
+        let lock = NSLock()
+        let ready = workers
+        DispatchQueue.concurrentPerform(iterations: ready.count) { job in
+            for index in stride(from: job, to: mutants.count, by: ready.count) {
+                do {
+                    let found = try ready[job].judge(mutants[index], repeats: repeats)
+                    lock.lock(); verdicts[index] = found; lock.unlock()
+                } catch {
+                    lock.lock(); failure = failure ?? error; lock.unlock()
+                    return
+                }
+            }
+        }
+        if let failure = failure { throw failure }
+
+        for (mutant, runs) in zip(mutants, verdicts) {
+            let verdict = runs[0]
+            let stable = runs.allSatisfy { $0.fingerprint == verdict.fingerprint }
             switch (mutant.kind, verdict.broken) {
             case (_, .some): tally.broken += 1
             case (.mistake, nil):
@@ -130,8 +133,58 @@ public enum MutantsCommand {
             output("  \(verdict.label(for: mutant))\(stable ? "" : "  UNSTABLE: the verdict changed between runs")  \(mutant.id)")
             if let detail = verdict.detail(for: mutant) { output("      \(detail)") }
         }
-        try workspace.use(solution, for: lesson.name)
         return tally
+    }
+}
+
+/// One private workspace (`.lab/mutants-<Lesson>-<n>`) that builds only the lesson, and tries mutants in it.
+struct MutantWorker {
+    let lesson: LessonCatalog.Lesson
+    let workspace: Workspace
+    let solution: URL
+    var run: LessonRun
+    let resultsFile: URL
+
+    init(kit: Kit, lesson: LessonCatalog.Lesson, number: Int) throws {
+        self.lesson = lesson
+        workspace = try Workspace(kit: kit, name: "mutants-\(lesson.name)-\(number + 1)")
+        solution = kit.root.appendingPathComponent("Solutions").appendingPathComponent(lesson.name)
+        run = LessonRun(root: workspace.folder, catalog: kit.catalog)
+        run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS"]
+        run.environment = ["LAB_LESSONS": lesson.name]
+        resultsFile = workspace.folder.appendingPathComponent("mutant-results.json")
+    }
+
+    /// Runs the reference solution; nil when every test passes, else what failed. Also learns the graded tests.
+    mutating func checkReference() throws -> String? {
+        try workspace.use(solution, for: lesson.name)
+        let reference = try run.run([lesson], resultsFile: resultsFile)
+        guard reference.buildErrors.isEmpty, reference.results.status == "pass" else {
+            let failed = reference.results.tests.first { $0.outcome != .passed }
+            return reference.buildErrors.first ?? failed.map { "\($0.testCode): \($0.message ?? "")" }
+                ?? reference.results.message ?? "no test ran"
+        }
+        var listing = ""
+        run.knownTests = try run.gradedTests(of: [lesson], log: &listing)
+        return nil
+    }
+
+    /// The verdicts of `repeats` runs of the lesson's tests against `mutant` (one, when it does not apply or build).
+    func judge(_ mutant: MutantCatalog.Mutant, repeats: Int) throws -> [Verdict] {
+        try workspace.use(solution, for: lesson.name)
+        defer { try? workspace.use(solution, for: lesson.name) }
+        do {
+            try mutant.apply(in: workspace.lessonFolder(lesson.name))
+        } catch let error as MutantCatalog.CatalogError {
+            return [Verdict(broken: error.description)]
+        }
+        var verdicts: [Verdict] = []
+        for _ in 0..<repeats {
+            let verdict = Verdict(mutant, outcome: try run.run([lesson], resultsFile: resultsFile))
+            verdicts.append(verdict)
+            if verdict.broken != nil { break }
+        }
+        return verdicts
     }
 }
 
