@@ -7,17 +7,17 @@ import LabSupport
 
 extension MessageThreadController {
     /// EXERCISE 4.6 — Fetches every thread on the board with one GET of the whole database, and keeps them in
-    /// `messageThreads`, sorted by title.
+    /// `messageThreads`, sorted by title. LESSONS.md §4.6 states the contract; `swift run lab hint Lesson4` gives
+    /// hints, one at a time.
     ///
-    /// 1. URL: the database root, `<baseURL>/.json` — `baseURL.appendingPathExtension("json")`.
-    /// 2. `session.dataTask(with: url) { data, response, error in … }` (a plain GET: no method to set, no body).
-    /// 3. Transport error → `completion(error)` and return.
-    /// 4. Status outside 200...299 → `completion(HTTPStatusError(statusCode:body:))` and return — BEFORE decoding.
-    /// 5. Decode the body as `[String: MessageThread]?` (keys: thread identifiers; `null`, the empty database,
-    ///    decodes as nil: no threads). A decoding error → `completion(error)` and return.
-    /// 6. Take the dictionary's `values`, sort them by `title` (`sorted { $0.title < $1.title }`), assign the result
-    ///    to `messageThreads` (replacing what was there), then `completion(nil)`.
-    /// 7. `resume()` the task. Call `completion` exactly once, on every path; change `messageThreads` on success only.
+    /// - The request: a GET of the database root, `<baseURL>/.json`, through `session`, with no body.
+    /// - The answer (200) is one JSON object, thread identifier → thread; `null` is the empty database: no threads.
+    /// - Success: `messageThreads` becomes exactly the database's threads, sorted by title with String's `<`
+    ///   (it replaces the list), and then `completion(nil)`.
+    /// - Failure: a transport error goes to `completion` as it is; a status outside 200...299 as
+    ///   `HTTPStatusError(statusCode:body:)` (found out before decoding); an answer that does not decode as the
+    ///   decoding error. `messageThreads` stays as it was.
+    /// - `completion` is called exactly once on every path, after the server answered.
     public func fetchMessageThreads(completion: @escaping (Error?) -> Void) {
         completion(NotImplemented("fetchMessageThreads(completion:)", section: "4.6"))
     }

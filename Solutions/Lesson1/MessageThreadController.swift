@@ -1,5 +1,6 @@
 // Lesson 1 — PUT vs POST. Your exercises are the two functions marked EXERCISE. LESSONS.md §1 explains them.
 import Foundation
+// On Linux, URLSession, URLRequest and HTTPURLResponse live in FoundationNetworking (LESSONS.md §0.6).
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -21,14 +22,15 @@ public final class MessageThreadController {
         self.session = session
     }
 
-    /// EXERCISE 1.3 — Creates a thread titled `title` with PUT, at the key the client chooses: its identifier.
+    /// EXERCISE 1.3 — Creates a new thread titled `title` on the server with PUT, at the key the client chooses: the
+    /// new thread's identifier (LESSONS.md §1.3).
     ///
-    /// 1. Make the thread: `MessageThread(title: title)`.
-    /// 2. URL: `<baseURL>/<thread.identifier>.json` (appendingPathComponent, then appendingPathExtension("json")).
-    /// 3. A URLRequest with httpMethod "PUT" and httpBody = the JSON-encoded thread.
-    /// 4. `session.dataTask(with:)`: on a transport error, or a status outside 200...299, call
-    ///    `completion(error)` and return. Otherwise append the thread to `messageThreads`, then `completion(nil)`.
-    /// 5. Don't forget `resume()`. Call `completion` exactly once, on every path.
+    /// The contract:
+    /// - one request, through `session`: PUT `<baseURL>/<identifier>.json`, the thread as JSON in its body;
+    /// - success (status 200...299): append the thread to `messageThreads`, then call `completion(nil)`;
+    /// - failure: call `completion` with the transport `URLError` itself, or with `HTTPStatusError(statusCode:body:)`
+    ///   for a status outside 200...299 — and leave `messageThreads` unchanged;
+    /// - `completion` exactly once, on every path, after the server answered (§1.2.1).
     public func createMessageThread(title: String, completion: @escaping (Error?) -> Void) {
         // BEGIN SOLUTION
         let thread = MessageThread(title: title)
@@ -57,14 +59,15 @@ public final class MessageThreadController {
         // STUB: completion(NotImplemented("createMessageThread(title:completion:)", section: "1.3"))
     }
 
-    /// EXERCISE 1.4 — Adds a message to `messageThread` with POST: the server chooses its key (a push ID).
+    /// EXERCISE 1.4 — Adds a message from `sender` to `messageThread` on the server with POST: the server chooses its
+    /// key, a push ID (LESSONS.md §1.4).
     ///
-    /// 1. Make the message: `MessageThread.Message(text: text, sender: sender)`.
-    /// 2. URL: `<baseURL>/<messageThread.identifier>/messages.json`.
-    /// 3. A URLRequest with httpMethod "POST" and httpBody = the JSON-encoded message.
-    /// 4. In the data task's handler: transport error or status outside 200...299 → `completion(error)` and return.
-    ///    Otherwise append the message to `messageThread.messages`, then `completion(nil)`.
-    /// 5. `resume()` the task. Call `completion` exactly once, on every path.
+    /// The contract:
+    /// - one request, through `session`: POST `<baseURL>/<thread identifier>/messages.json`, the new
+    ///   `MessageThread.Message` as JSON in its body (its `timestamp` as JSONEncoder writes a Date by default);
+    /// - success: append the message to `messageThread.messages`, then call `completion(nil)`;
+    /// - failure: as in 1.3 — the `URLError` itself or an `HTTPStatusError`, and the thread's messages unchanged;
+    /// - `completion` exactly once, on every path, after the server answered.
     public func createMessage(messageThread: MessageThread, text: String, sender: String, completion: @escaping (Error?) -> Void) {
         // BEGIN SOLUTION
         let message = MessageThread.Message(text: text, sender: sender)

@@ -20,9 +20,8 @@ public final class MessageThread: Codable {
         self.messages = messages
     }
 
-    // EXERCISE 3.3, step 1 — Write the keys of a thread's JSON object here, for both init(from:) and encode(to:):
-    //     enum CodingKeys: String, CodingKey { case title, identifier, messages }
-    // Each case's raw value must be exactly the key in the JSON.
+    // EXERCISE 3.3 (its first part) — The keys of a thread's JSON object go here, as a `CodingKeys` enum that
+    // init(from:) and encode(to:) share. A case's raw value is the key in the JSON, letter for letter (LESSONS.md §3.2).
     // BEGIN SOLUTION
     enum CodingKeys: String, CodingKey {
         case title
@@ -31,16 +30,15 @@ public final class MessageThread: Codable {
     }
     // END SOLUTION
 
-    /// EXERCISE 3.3 — Decodes a thread as Firebase stores it.
+    /// EXERCISE 3.3 — Decodes a thread in every shape Firebase returns it (LESSONS.md §3.1 and §3.3).
     ///
-    /// 1. Write `CodingKeys` (above).
-    /// 2. `let container = try decoder.container(keyedBy: CodingKeys.self)`.
-    /// 3. `title` and `identifier` with `container.decode(String.self, forKey: …)`: every thread has them.
-    /// 4. `messages` with `decodeIfPresent`: a new thread has no `messages` key (Firebase stores no empty list).
-    ///    Messages POSTed one by one come as an object keyed by push IDs: decode `[String: Message]` and take its
-    ///    `values`. Messages written with a PUT of an array come back as a JSON array: if the dictionary does not
-    ///    decode, try `[Message]`. No key at all means `[]`.
-    /// 5. Sort the messages by `timestamp`, oldest first: a dictionary has no order.
+    /// - `title` and `identifier`: every thread has them. A thread without one is bad data: the caller must get
+    ///   `DecodingError.keyNotFound` naming the key, not a made-up value.
+    /// - `messages` comes in one of four shapes: an object keyed by push IDs (messages POSTed one by one), a JSON
+    ///   array (a PUT of an array), an object keyed `0`, `1`, `2` and push IDs (a PUT, then POSTs), or no key at
+    ///   all (a new thread: no messages). Anything else wrong in them (a message without a timestamp) is bad data
+    ///   too: throw, don't hide it.
+    /// - `messages` ends up oldest first, by `timestamp`, whatever the shape: JSON objects have no order.
     public required init(from decoder: Decoder) throws {
         // BEGIN SOLUTION
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -60,12 +58,13 @@ public final class MessageThread: Codable {
         // STUB: throw NotImplemented("MessageThread.init(from:)", section: "3.3")
     }
 
-    /// EXERCISE 3.4 — Encodes a thread: the mirror of init(from:).
+    /// EXERCISE 3.4 — Encodes a thread as the app PUTs it (LESSONS.md §3.4): a JSON object with the keys `title`,
+    /// `identifier` and `messages`, and no other.
     ///
-    /// 1. `var container = encoder.container(keyedBy: CodingKeys.self)`.
-    /// 2. Encode `title` and `identifier` for their keys.
-    /// 3. Encode `messages` as an array, in order. Don't invent keys for them: POST gives a message its push ID,
-    ///    and a PUT of an array is stored under 0, 1, 2, …, which GET returns as an array that init(from:) reads.
+    /// - `messages` is a list, in the thread's order, each message as `Message` encodes itself. The client has no
+    ///   push IDs to give (the server makes one per POST), so it invents no keys.
+    /// - For a thread without messages, writing an empty list or leaving the key out are both right: Firebase
+    ///   stores neither.
     public func encode(to encoder: Encoder) throws {
         // BEGIN SOLUTION
         var container = encoder.container(keyedBy: CodingKeys.self)

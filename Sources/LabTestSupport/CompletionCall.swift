@@ -60,6 +60,10 @@ extension LabTestCase {
         // A second call usually follows at once, from the same handler: give it a moment to show.
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.02))
         let sent = Array(emulator.requests.dropFirst(requestsBefore))
+        // A request sent elsewhere fails at once: say where it went, not that the answer came early.
+        if let wrongPlace = TrafficReport(emulator).wrongPlace(exercise, baseURL: emulator.baseURL) {
+            throw fail(wrongPlace, file: file, line: line)
+        }
         if latency > 0, let early = Self.calledBeforeAnswer(first.at, requests: sent, latency: latency) {
             throw fail("\(exercise.function) \(early) See \(exercise.reference).", file: file, line: line)
         }

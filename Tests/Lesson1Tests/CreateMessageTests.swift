@@ -5,6 +5,8 @@ import LabTestSupport
 import Lesson1
 
 /// Exercise 1.4: `createMessage(messageThread:text:sender:completion:)` POSTs a message; the server chooses its key.
+/// The tests use the sample database's thread (a reference, not your createMessageThread), and run from the most
+/// basic behaviour to the most specific: fix the first failure first.
 final class CreateMessageTests: Lesson1TestCase {
     let exercise = Lesson1TestCase.createMessage
 
@@ -18,13 +20,72 @@ final class CreateMessageTests: Lesson1TestCase {
         storedMessages.filter { $0.key != Self.sampleMessageID }
     }
 
+    /// A message's body as Firebase would store it: `text` and `sender` strings, `timestamp` a number.
+    struct SentMessage {
+        let text: String
+        let sender: String
+        /// Seconds since 1 January 2001 (JSONEncoder's default for a Date).
+        let timestamp: Double
+        var date: Date { Date(timeIntervalSinceReferenceDate: timestamp) }
+    }
+
+    /// Reads the message in createMessage's body, checking its timestamp was made between `before` and `after`.
+    func sentMessage(in request: RecordedRequest, madeBetween before: Date, and after: Date,
+                     file: StaticString = #filePath, line: UInt = #line) throws -> SentMessage {
+        let data = try requireBody(of: request, from: exercise, file: file, line: line)
+        guard let json = try? JSONValue(data: data) else {
+            throw fail("""
+                createMessage's body is not JSON: \(request.summary). Encode the MessageThread.Message with JSONEncoder \
+                and send that as the body. See LESSONS.md §1.4.
+                """, file: file, line: line)
+        }
+        guard let object = json.objectValue else {
+            throw fail("""
+                createMessage's body is \(json.description), not a JSON object: POST the one message itself, and \
+                Firebase stores it under a new key. See LESSONS.md §1.4.
+                """, file: file, line: line)
+        }
+        let keys = object.keys.sorted().joined(separator: ", ")
+        guard let text = object["text"]?.stringValue, let sender = object["sender"]?.stringValue, object["timestamp"] != nil else {
+            throw fail("""
+                createMessage's body needs the message's `text`, `sender` and `timestamp` (the keys \
+                MessageThread.Message encodes, spelt exactly so); it has \(keys.isEmpty ? "no keys" : "the keys \(keys)"): \
+                \(json.description). Encode a MessageThread.Message with JSONEncoder. See LESSONS.md §1.4.
+                """, file: file, line: line)
+        }
+        let timestamp = object["timestamp"] ?? .null
+        let expected = "a number of seconds since 1 January 2001 (here about \(Int(before.timeIntervalSinceReferenceDate)))"
+        guard let seconds = timestamp.numberValue else {
+            throw fail("""
+                The message's `timestamp` in createMessage's body is \(timestamp.description), not a number: the \
+                recorded data holds \(expected), which is what a plain JSONEncoder() writes for a Date (its default \
+                date strategy). Don't set a dateEncodingStrategy. See LESSONS.md §1.4.
+                """, file: file, line: line)
+        }
+        let earliest = before.timeIntervalSinceReferenceDate - 1, latest = after.timeIntervalSinceReferenceDate + 1
+        guard (earliest...latest).contains(seconds) else {
+            var why = "Send the time the message was made"
+            if (earliest...latest).contains(Date(timeIntervalSince1970: seconds).timeIntervalSinceReferenceDate) {
+                why = "That is seconds since 1970 (`.secondsSince1970`, or timeIntervalSince1970), 31 years off"
+            } else if (earliest...latest).contains(Date(timeIntervalSince1970: seconds / 1000).timeIntervalSinceReferenceDate) {
+                why = "That is milliseconds since 1970 (`.millisecondsSince1970`)"
+            }
+            throw fail("""
+                The message's `timestamp` in createMessage's body is \(timestamp.description); it should be \(expected), \
+                the moment the message was made. \(why). A plain JSONEncoder() writes a Date the way the recorded data \
+                holds it: don't set a dateEncodingStrategy. See LESSONS.md §1.4.
+                """, file: file, line: line)
+        }
+        return SentMessage(text: text, sender: sender, timestamp: seconds)
+    }
+
     func test_createMessage_sendsOneRequestThroughTheInjectedSession() throws {
-        _ = try createMessage(in: sampleThread())
+        try createMessage(in: sampleThread())
         _ = try onlyRequest(from: exercise)
     }
 
     func test_createMessage_usesPOST() throws {
-        _ = try createMessage(in: sampleThread())
+        try createMessage(in: sampleThread())
         let request = try onlyRequest(from: exercise)
         XCTAssertEqual(request.method, "POST", """
             createMessage sent \(request.summary). Use POST: the server chooses a new message's key (a push ID), so \
@@ -33,42 +94,41 @@ final class CreateMessageTests: Lesson1TestCase {
             """)
     }
 
-    func test_createMessage_urlIsBaseURLSlashThreadSlashMessagesDotJSON() throws {
-        _ = try createMessage(in: sampleThread())
+    func test_createMessage_urlIsTheThreadsMessagesDotJSON() throws {
+        try createMessage(in: sampleThread())
         let request = try onlyRequest(from: exercise)
-        let expected = emulator.baseURL.appendingPathComponent(Self.sampleThreadID)
-            .appendingPathComponent("messages").appendingPathExtension("json")
-        XCTAssertEqual(request.url.absoluteString, expected.absoluteString, """
-            createMessage sent its request to the wrong URL. A thread's messages live at \
-            <baseURL>/<thread identifier>/messages.json; POST there and Firebase adds the message under a new key. \
+        let expected = "/\(Self.sampleThreadID)/messages"
+        XCTAssertTrue(request.hasJSONSuffix, """
+            createMessage's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API answers \
+            only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)). \
             See LESSONS.md §1.2.
+            """)
+        XCTAssertEqual(request.path, expected, """
+            createMessage wrote to the path \(request.path), but a thread's messages live at \(expected): \
+            <baseURL>/<the thread's identifier>/messages.json. POST there and Firebase adds the message under a new \
+            key. URL sent: \(request.url.absoluteString). See LESSONS.md §1.2.
             """)
     }
 
-    func test_createMessage_bodyIsTheJSONEncodedMessage() throws {
+    func test_createMessage_bodyIsTheNewMessageAsJSON() throws {
         let before = Date()
-        _ = try createMessage(in: sampleThread(), text: "Hello, Firebase", sender: "Grace")
+        try createMessage(in: sampleThread(), text: "Hello, Firebase", sender: "Grace")
+        let after = Date()
         let request = try onlyRequest(from: exercise)
-        guard let body = request.body, !body.isEmpty else {
-            throw fail("createMessage's request has no body. Set `request.httpBody = try JSONEncoder().encode(message)`. Request: \(request.summary). See LESSONS.md §1.4.")
-        }
-        let message: MessageThread.Message
-        do {
-            message = try JSONDecoder().decode(MessageThread.Message.self, from: body)
-        } catch {
-            throw fail("""
-                createMessage's body is not a JSON-encoded MessageThread.Message (\(error)). Body: \(request.bodyText ?? "?"). \
-                Encode the message with a plain JSONEncoder(): its default date strategy writes `timestamp` as seconds since \
-                2001, the way the recorded data holds it (5.55405872056162E8). See LESSONS.md §1.4.
-                """)
-        }
-        XCTAssertEqual(message.text, "Hello, Firebase", "The message in createMessage's body has the wrong text. Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
-        XCTAssertEqual(message.sender, "Grace", "The message in createMessage's body has the wrong sender. Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
-        XCTAssertEqual(message.timestamp.timeIntervalSince1970, before.timeIntervalSince1970, accuracy: 60, "The message's timestamp should be now (MessageThread.Message's default). Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
+        let message = try sentMessage(in: request, madeBetween: before, and: after)
+        XCTAssertEqual(message.text, "Hello, Firebase", "The message in createMessage's body has the wrong text: the text passed in was \"Hello, Firebase\". Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
+        XCTAssertEqual(message.sender, "Grace", "The message in createMessage's body has the wrong sender: the sender passed in was \"Grace\". Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
+    }
+
+    func test_createMessage_callsCompletionWithNil_onSuccess() throws {
+        let error = try createMessage(in: sampleThread())
+        try requireSuccess(error, of: exercise)
     }
 
     func test_createMessage_storesTheMessageUnderAServerChosenPushID() throws {
-        try requireSuccess(try createMessage(in: sampleThread(), text: "Stored by the server"), of: exercise)
+        let before = Date()
+        try requireSuccess(try createMessage(in: sampleThread(), text: "Stored by the server", sender: "Linus"), of: exercise)
+        let sent = try sentMessage(in: try onlyRequest(from: exercise), madeBetween: before, and: Date())
         XCTAssertNotNil(storedMessages[Self.sampleMessageID], """
             After createMessage, the message that was already in the thread is gone. The thread's messages are now: \
             \(JSONValue.object(storedMessages).description). A PUT to messages.json replaces them all; POST adds one. \
@@ -78,57 +138,133 @@ final class CreateMessageTests: Lesson1TestCase {
             throw fail("After createMessage, the thread should hold exactly one new message under a new key; its messages are: \(JSONValue.object(storedMessages).description). See LESSONS.md §1.4.")
         }
         XCTAssertNotNil(PushIDGenerator.timestamp(of: key), "The new message is stored under \"\(key)\", which is not a push ID: let the server choose the key (POST). See LESSONS.md §1.1.")
-        XCTAssertEqual(stored["text"], "Stored by the server", "The stored message has the wrong text: \(stored.description). See LESSONS.md §1.4.")
+        let expected: JSONValue = ["text": .string(sent.text), "sender": .string(sent.sender), "timestamp": .number(sent.timestamp)]
+        XCTAssertEqual(stored, expected, "The stored message should be exactly the message you sent: \(expected.description); the database holds \(stored.description). See LESSONS.md §1.4.")
     }
 
-    func test_createMessage_appendsTheMessageToTheThread_onSuccess() throws {
-        let thread = sampleThread()
+    func test_createMessage_appendsTheMessageToTheThread_keepingItsOtherMessages() throws {
+        let thread = sampleThread(withItsMessage: true)
+        let before = Date()
         try requireSuccess(try createMessage(in: thread, text: "Local copy", sender: "Ada"), of: exercise)
-        XCTAssertEqual(thread.messages.map(\.text), ["Local copy"], "After the server accepted the message, the thread's `messages` should hold it, once. See LESSONS.md §1.4.")
-        XCTAssertEqual(thread.messages.first?.sender, "Ada", "The message appended to the thread should be the one you sent. See LESSONS.md §1.4.")
+        let sent = try sentMessage(in: try onlyRequest(from: exercise), madeBetween: before, and: Date())
+        let expected = [Self.sampleMessage, MessageThread.Message(text: "Local copy", sender: "Ada", timestamp: sent.date)]
+        let matches = { Self.sameMessages(thread.messages, expected) }
+        eventually(within: 0.5, matches)
+        XCTAssertTrue(matches(), """
+            After the server accepted the message, the thread's `messages` should be the message it already had \
+            followed by the one you sent (same text, sender and timestamp): \(Self.list(expected)). They are: \
+            \(Self.list(thread.messages)). Append the message you encoded to `messageThread.messages`. See LESSONS.md §1.4.
+            """)
     }
 
-    func test_createMessage_callsCompletionWithNil_onSuccess() throws {
-        let error = try createMessage(in: sampleThread())
-        try requireSuccess(error, of: exercise)
+    func test_createMessage_appendsTheMessageBeforeCallingCompletion() throws {
+        let thread = sampleThread()
+        try requireSuccess(try createMessage(in: thread, text: "In order"), of: exercise)
+        let atCompletion = lastCall?.calls.first?.state.messages ?? []
+        XCTAssertEqual(atCompletion.map(\.text), ["In order"], """
+            When createMessage called completion(nil), the thread's `messages` were \(Self.list(atCompletion)) — the \
+            new message was not in them yet. The caller reads the thread in its completion (to show the message, say): \
+            append the message first, then call `completion(nil)`. See LESSONS.md §1.4.
+            """)
+    }
+
+    func test_createMessage_callsCompletionOnlyAfterTheServerAnswered() throws {
+        emulator.latency = 0.3
+        let error = try createMessage(in: sampleThread(), waitingAtLeast: 2.3)
+        let request = try onlyRequest(from: exercise)
+        guard let called = lastCall?.calls.first?.at else { return }
+        let after = called.timeIntervalSince(request.receivedAt)
+        XCTAssertGreaterThanOrEqual(after, 0.25, """
+            With the emulator answering 0.3 s after it received the request, createMessage called \
+            completion(\(Self.describe(error))) \(String(format: "%.2f", after)) s after the request arrived: before \
+            the server answered. Call `completion` from inside the data task's handler, after checking the response. \
+            See LESSONS.md §1.2 and §1.4.
+            """)
     }
 
     func test_createMessage_twice_addsTwoMessagesUnderDistinctPushIDs() throws {
         let thread = sampleThread()
-        try requireSuccess(try createMessage(in: thread, text: "Same words"), of: exercise)
+        try requireSetupSuccess(try createMessage(in: thread, text: "Same words"), "the first createMessage", of: exercise)
         try requireSuccess(try createMessage(in: thread, text: "Same words"), of: exercise)
         XCTAssertEqual(newMessages.count, 2, """
             Two calls of createMessage should leave two new messages, each under its own push ID: POST is not \
             idempotent, and that is what you want for messages. The thread's messages are: \
             \(JSONValue.object(storedMessages).description). See LESSONS.md §1.1.
             """)
-        XCTAssertEqual(thread.messages.count, 2, "The thread's `messages` should hold both new messages. See LESSONS.md §1.4.")
+        eventually(within: 0.5) { thread.messages.count == 2 }
+        XCTAssertEqual(thread.messages.map(\.text), ["Same words", "Same words"], "The thread's `messages` should hold both new messages. See LESSONS.md §1.4.")
     }
 
-    func test_createMessage_reportsPermissionDenied_andKeepsTheThreadUnchanged() throws {
-        let thread = sampleThread()
+    func test_createMessage_permissionDenied_passesAnHTTPStatusError401() throws {
         emulator.inject(.permissionDenied)
-        let error = try createMessage(in: thread)
+        let error = try createMessage(in: sampleThread())
         XCTAssertNotNil(error, """
             The emulator answered 401 {"error" : "Permission denied"}, but createMessage called completion(nil). \
-            Check the HTTP status code is in 200...299 and pass an HTTPStatusError otherwise. See LESSONS.md §1.5.
+            URLSession treats an HTTP error status as a successful transfer (its `error` is nil): check \
+            `(response as? HTTPURLResponse)?.statusCode` is in 200...299 and pass an HTTPStatusError otherwise. See LESSONS.md §1.5.
             """)
-        XCTAssertTrue(thread.messages.isEmpty, "The thread gained a message although the server refused it (401). Append only after the status says the write succeeded. See LESSONS.md §1.5.")
+        guard let error = error else { return }
+        XCTAssertEqual(Self.httpStatus(of: error), 401, """
+            The emulator answered 401 Permission denied; createMessage passed \(Self.describe(error)). Pass \
+            HTTPStatusError(statusCode: 401, …) — the status the server answered. See LESSONS.md §1.5.
+            """)
     }
 
-    func test_createMessage_reportsServerError_andKeepsTheThreadUnchanged() throws {
+    func test_createMessage_permissionDenied_keepsTheThreadUnchanged() throws {
+        let thread = sampleThread()
+        emulator.inject(.permissionDenied)
+        try createMessage(in: thread)
+        settle()
+        XCTAssertTrue(thread.messages.isEmpty, "The thread gained a message although the server refused it (401): \(Self.list(thread.messages)). Append only after the status says the write succeeded. See LESSONS.md §1.5.")
+    }
+
+    func test_createMessage_serverError_passesAnHTTPStatusError500() throws {
+        emulator.inject(.internalError)
+        let error = try createMessage(in: sampleThread())
+        XCTAssertNotNil(error, "The emulator answered 500 An internal error occurred, but createMessage called completion(nil). Check the HTTP status code, not just `error`. See LESSONS.md §1.5.")
+        guard let error = error else { return }
+        XCTAssertEqual(Self.httpStatus(of: error), 500, """
+            The emulator answered 500 An internal error occurred; createMessage passed \(Self.describe(error)). Pass \
+            HTTPStatusError(statusCode: 500, …) with the status the server answered. See LESSONS.md §1.5.
+            """)
+    }
+
+    func test_createMessage_serverError_keepsTheThreadUnchanged() throws {
         let thread = sampleThread()
         emulator.inject(.internalError)
-        let error = try createMessage(in: thread)
-        XCTAssertNotNil(error, "The emulator answered 500 An internal error occurred, but createMessage called completion(nil). Check the HTTP status code, not just `error`. See LESSONS.md §1.5.")
-        XCTAssertTrue(thread.messages.isEmpty, "The thread gained a message although the server failed (500). Append only on success. See LESSONS.md §1.5.")
+        try createMessage(in: thread)
+        settle()
+        XCTAssertTrue(thread.messages.isEmpty, "The thread gained a message although the server failed (500): \(Self.list(thread.messages)). Append only on success. See LESSONS.md §1.5.")
     }
 
-    func test_createMessage_reportsTransportError_andKeepsTheThreadUnchanged() throws {
+    func test_createMessage_transportError_passesTheURLErrorOn() throws {
+        emulator.inject(.transportError(.timedOut))
+        let error = try createMessage(in: sampleThread())
+        XCTAssertTrue(Self.isURLError(error, .timedOut), """
+            The request failed with URLError(.timedOut); createMessage passed \(Self.describe(error)). Check the data \
+            task's `error` first and pass that very error to `completion`. See LESSONS.md §1.5.
+            """)
+    }
+
+    func test_createMessage_transportError_keepsTheThreadUnchanged() throws {
         let thread = sampleThread()
         emulator.inject(.transportError(.timedOut))
-        let error = try createMessage(in: thread)
-        XCTAssertNotNil(error, "The request failed (URLError.timedOut), but createMessage called completion(nil). Check the data task's `error` first and pass it on. See LESSONS.md §1.5.")
-        XCTAssertTrue(thread.messages.isEmpty, "The thread gained a message although the request never reached the server. Append only on success. See LESSONS.md §1.5.")
+        try createMessage(in: thread)
+        settle()
+        XCTAssertTrue(thread.messages.isEmpty, "The thread gained a message although the request never reached the server: \(Self.list(thread.messages)). Append only on success. See LESSONS.md §1.5.")
+    }
+
+    // MARK: Helpers
+
+    /// Same text, sender and timestamp (to the millisecond: the one sent and the one kept are the same Date).
+    static func sameMessages(_ actual: [MessageThread.Message], _ expected: [MessageThread.Message]) -> Bool {
+        actual.count == expected.count && zip(actual, expected).allSatisfy {
+            $0.text == $1.text && $0.sender == $1.sender
+                && abs($0.timestamp.timeIntervalSinceReferenceDate - $1.timestamp.timeIntervalSinceReferenceDate) < 0.001
+        }
+    }
+
+    static func list(_ messages: [MessageThread.Message]) -> String {
+        "[" + messages.map { "\"\($0.text)\" from \($0.sender) at \($0.timestamp.timeIntervalSinceReferenceDate)" }.joined(separator: ", ") + "]"
     }
 }

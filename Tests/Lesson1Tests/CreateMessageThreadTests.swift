@@ -5,16 +5,58 @@ import LabTestSupport
 import Lesson1
 
 /// Exercise 1.3: `createMessageThread(title:completion:)` PUTs a new thread at the key the client chose.
+/// The tests run from the most basic behaviour to the most specific: fix the first failure first.
 final class CreateMessageThreadTests: Lesson1TestCase {
     let exercise = Lesson1TestCase.createThread
 
+    /// What a thread's body holds, as Firebase would store it; stops the test when it is not a new thread.
+    struct SentThread {
+        let title: String
+        let identifier: String
+    }
+
+    /// Reads the body of the thread's request as Firebase would: a JSON object with `title` and `identifier`
+    /// strings and no messages (`messages` absent, null, [] or {}: Firebase stores none of them).
+    func sentThread(in request: RecordedRequest, file: StaticString = #filePath, line: UInt = #line) throws -> SentThread {
+        let data = try body(of: request, from: exercise, file: file, line: line)
+        guard let json = try? JSONValue(data: data) else {
+            throw fail("""
+                createMessageThread's body is not JSON: \(request.summary). Encode the thread with JSONEncoder and send \
+                that as the body. See LESSONS.md §1.3.
+                """, file: file, line: line)
+        }
+        guard let object = json.objectValue else {
+            throw fail("""
+                createMessageThread's body is \(json.description), not a JSON object: Firebase would store that at the \
+                thread's key, and nobody could read it back as a thread. Encode the one MessageThread itself. See LESSONS.md §1.3.
+                """, file: file, line: line)
+        }
+        let keys = object.keys.sorted().joined(separator: ", ")
+        guard let title = object["title"]?.stringValue, let identifier = object["identifier"]?.stringValue else {
+            throw fail("""
+                createMessageThread's body needs the thread's `title` and `identifier`, as strings (the keys \
+                MessageThread encodes); it has \(keys.isEmpty ? "no keys" : "the keys \(keys)"): \(json.description). \
+                Encode the MessageThread with JSONEncoder. See LESSONS.md §1.3.
+                """, file: file, line: line)
+        }
+        let messages = object["messages"] ?? .null
+        let hasNoMessages = messages.isNull || messages.arrayValue?.isEmpty == true || messages.objectValue?.isEmpty == true
+        guard hasNoMessages else {
+            throw fail("""
+                createMessageThread's body holds messages (\(messages.description)); a new thread has none. \
+                Body: \(json.description). See LESSONS.md §1.3.
+                """, file: file, line: line)
+        }
+        return SentThread(title: title, identifier: identifier)
+    }
+
     func test_createMessageThread_sendsOneRequestThroughTheInjectedSession() throws {
-        _ = try createThread()
+        try createThread()
         _ = try onlyRequest(from: exercise)
     }
 
     func test_createMessageThread_usesPUT() throws {
-        _ = try createThread()
+        try createThread()
         let request = try onlyRequest(from: exercise)
         XCTAssertEqual(request.method, "PUT", """
             createMessageThread sent \(request.summary). Use PUT: the client chose the key (the thread's identifier), \
@@ -23,60 +65,94 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             """)
     }
 
-    func test_createMessageThread_urlIsBaseURLSlashIdentifierDotJSON() throws {
-        _ = try createThread()
+    func test_createMessageThread_bodyIsTheNewThreadAsJSON() throws {
+        try createThread(title: "Codable, nested")
         let request = try onlyRequest(from: exercise)
-        let identifier = try XCTUnwrap(
-            (try? JSONDecoder().decode(MessageThread.self, from: request.body ?? Data()))?.identifier,
-            "createMessageThread's request has no JSON-encoded thread in its body, so its URL can't be checked against the thread's identifier. \(request.summary). See LESSONS.md §1.3."
-        )
-        let expected = emulator.baseURL.appendingPathComponent(identifier).appendingPathExtension("json")
-        XCTAssertEqual(request.url.absoluteString, expected.absoluteString, """
-            createMessageThread sent its request to the wrong URL. A thread lives at <baseURL>/<identifier>.json: \
-            the identifier is its key, and `.json` tells Firebase this is a REST call \
-            (baseURL.appendingPathComponent(thread.identifier).appendingPathExtension("json")). See LESSONS.md §1.2.
+        let thread = try sentThread(in: request)
+        XCTAssertEqual(thread.title, "Codable, nested", """
+            The thread in createMessageThread's body has the wrong title: the title passed in was "Codable, nested". \
+            Body: \(request.bodyText ?? ""). See LESSONS.md §1.3.
+            """)
+        XCTAssertNotNil(UUID(uuidString: thread.identifier), """
+            The thread's identifier should be a new UUID string (what MessageThread(title:) gives it); it is \
+            "\(thread.identifier)". See LESSONS.md §1.3.
             """)
     }
 
-    func test_createMessageThread_bodyIsTheJSONEncodedThread() throws {
-        _ = try createThread(title: "Codable, nested")
+    func test_createMessageThread_urlIsTheThreadsOwnPathDotJSON() throws {
+        try createThread()
         let request = try onlyRequest(from: exercise)
-        guard let body = request.body, !body.isEmpty else {
-            throw fail("createMessageThread's request has no body. Set `request.httpBody = try JSONEncoder().encode(thread)`. Request: \(request.summary). See LESSONS.md §1.3.")
-        }
-        let thread: MessageThread
-        do {
-            thread = try JSONDecoder().decode(MessageThread.self, from: body)
-        } catch {
-            throw fail("createMessageThread's body is not a JSON-encoded MessageThread (\(error)). Body: \(request.bodyText ?? "?"). Encode the thread with JSONEncoder. See LESSONS.md §1.3.")
-        }
-        XCTAssertEqual(thread.title, "Codable, nested", "The thread in createMessageThread's body has the wrong title. Body: \(request.bodyText ?? ""). See LESSONS.md §1.3.")
-        XCTAssertNotNil(UUID(uuidString: thread.identifier), "The thread's identifier should be a UUID string (MessageThread's default); it is \"\(thread.identifier)\". See LESSONS.md §1.3.")
-    }
-
-    func test_createMessageThread_storesTheThreadUnderItsIdentifier() throws {
-        try requireSuccess(try createThread(title: "Stored where I said"), of: exercise)
-        let request = try onlyRequest(from: exercise)
-        let identifier = try XCTUnwrap(request.bodyJSON?["identifier"].stringValue, "createMessageThread's body has no `identifier`. \(request.summary). See LESSONS.md §1.3.")
-        let stored = emulator.value(at: "/\(identifier)")
-        XCTAssertEqual(stored["title"], "Stored where I said", """
-            After createMessageThread, the database should hold the thread at /\(identifier) (its identifier). It holds \
-            there: \(stored.description). With POST, Firebase stores the body under a new key of its own instead; PUT \
-            stores it exactly at the URL. See LESSONS.md §1.1.
+        let thread = try sentThread(in: request)
+        XCTAssertTrue(request.hasJSONSuffix, """
+            createMessageThread's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API \
+            answers only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)). \
+            Add the extension after the identifier. See LESSONS.md §1.2.
             """)
-        XCTAssertEqual(emulator.value(at: "/\(Self.sampleThreadID)")["title"], "REST APIs", "createMessageThread removed or changed the thread that was already there: a PUT must go to the new thread's own URL, not to the database root. See LESSONS.md §1.2.")
-    }
-
-    func test_createMessageThread_appendsTheThreadToMessageThreads_onSuccess() throws {
-        try requireSuccess(try createThread(title: "Local copy"), of: exercise)
-        let request = try onlyRequest(from: exercise)
-        XCTAssertEqual(controller.messageThreads.map(\.title), ["Local copy"], "After the server accepted the thread, `messageThreads` should hold it, once. See LESSONS.md §1.3.")
-        XCTAssertEqual(controller.messageThreads.first?.identifier, request.bodyJSON?["identifier"].stringValue, "The thread appended to `messageThreads` should be the one you sent (same identifier). See LESSONS.md §1.3.")
+        XCTAssertEqual(request.path, "/\(thread.identifier)", """
+            createMessageThread wrote to the path \(request.path), but a thread lives at its own key: \
+            /\(thread.identifier) (the identifier in its body), so the URL is <baseURL>/<identifier>.json. \
+            URL sent: \(request.url.absoluteString). See LESSONS.md §1.2.
+            """)
     }
 
     func test_createMessageThread_callsCompletionWithNil_onSuccess() throws {
         let error = try createThread()
         try requireSuccess(error, of: exercise)
+    }
+
+    func test_createMessageThread_storesTheThreadUnderItsIdentifier() throws {
+        try requireSuccess(try createThread(title: "Stored where I said"), of: exercise)
+        let thread = try sentThread(in: try onlyRequest(from: exercise))
+        let stored = emulator.value(at: "/\(thread.identifier)")
+        XCTAssertEqual(stored["title"], "Stored where I said", """
+            After createMessageThread, the database should hold the thread at /\(thread.identifier) (its identifier). \
+            It holds there: \(stored.description). See LESSONS.md §1.1.
+            """)
+        XCTAssertEqual(stored["identifier"].stringValue, thread.identifier, """
+            The thread stored at /\(thread.identifier) should hold its own identifier; it holds \(stored.description). \
+            See LESSONS.md §1.3.
+            """)
+        XCTAssertEqual(emulator.value(at: "/\(Self.sampleThreadID)")["title"], "REST APIs", """
+            createMessageThread removed or changed the thread that was already in the database: write only at the new \
+            thread's own URL. Database now: \(emulator.database.description). See LESSONS.md §1.2.
+            """)
+    }
+
+    func test_createMessageThread_appendsTheThreadToMessageThreads_onSuccess() throws {
+        try requireSuccess(try createThread(title: "Local copy"), of: exercise)
+        let sent = try sentThread(in: try onlyRequest(from: exercise))
+        let expected = [ThreadCopy(MessageThread(title: "Local copy", identifier: sent.identifier))]
+        let current = { self.controller.messageThreads.map(ThreadCopy.init) }
+        eventually(within: 0.5) { current() == expected }
+        XCTAssertEqual(current(), expected, """
+            After the server accepted the thread, `messageThreads` should hold it, once: the same title and \
+            identifier as the thread you sent, and no messages. It holds: \(current()). See LESSONS.md §1.3.
+            """)
+    }
+
+    func test_createMessageThread_appendsTheThreadBeforeCallingCompletion() throws {
+        try requireSuccess(try createThread(title: "In order"), of: exercise)
+        let sent = try sentThread(in: try onlyRequest(from: exercise))
+        let atCompletion = lastCall?.calls.first?.state.threads ?? []
+        XCTAssertEqual(atCompletion.map(\.identifier), [sent.identifier], """
+            When createMessageThread called completion(nil), `messageThreads` held \(atCompletion) — the new thread \
+            was not in it yet. The caller reads `messageThreads` in its completion (to refresh a list, say): append \
+            the thread first, then call `completion(nil)`. See LESSONS.md §1.3.
+            """)
+    }
+
+    func test_createMessageThread_callsCompletionOnlyAfterTheServerAnswered() throws {
+        emulator.latency = 0.3
+        let error = try createThread(waitingAtLeast: 2.3)
+        let request = try onlyRequest(from: exercise)
+        guard let called = lastCall?.calls.first?.at else { return }
+        let after = called.timeIntervalSince(request.receivedAt)
+        XCTAssertGreaterThanOrEqual(after, 0.25, """
+            With the emulator answering 0.3 s after it received the request, createMessageThread called \
+            completion(\(Self.describe(error))) \(String(format: "%.2f", after)) s after the request arrived: before \
+            the server answered. Call `completion` from inside the data task's handler, after checking the response. \
+            See LESSONS.md §1.2 and §1.3.
+            """)
     }
 
     func test_createMessageThread_sendingTheSamePUTTwice_leavesOneThread() throws {
@@ -92,14 +168,21 @@ final class CreateMessageThreadTests: Lesson1TestCase {
     }
 
     func test_createMessageThread_twice_makesTwoThreadsWithTheirOwnKeys() throws {
-        try requireSuccess(try createThread(title: "First"), of: exercise)
+        try requireSetupSuccess(try createThread(title: "First"), "the first createMessageThread", of: exercise)
         try requireSuccess(try createThread(title: "Second"), of: exercise)
-        let keys = emulator.requests.compactMap { $0.bodyJSON?["identifier"].stringValue }
-        XCTAssertEqual(Set(keys).count, 2, "Two calls of createMessageThread should create two threads, each with a new identifier; they used \(keys). Make a new MessageThread in every call. See LESSONS.md §1.3.")
-        XCTAssertEqual(controller.messageThreads.map(\.title), ["First", "Second"], "`messageThreads` should hold both new threads, in the order they were created. See LESSONS.md §1.3.")
+        let paths = emulator.requests.map(\.path)
+        XCTAssertEqual(Set(paths).count, 2, """
+            Two calls of createMessageThread should create two threads, each at its own new identifier; they wrote to \
+            \(paths). Make a new MessageThread (with a new UUID) in every call. See LESSONS.md §1.3.
+            """)
+        let current = { self.controller.messageThreads.map(\.title) }
+        eventually(within: 0.5) { current() == ["First", "Second"] }
+        XCTAssertEqual(current(), ["First", "Second"], """
+            `messageThreads` should hold both new threads, in the order they were created. See LESSONS.md §1.3.
+            """)
     }
 
-    func test_createMessageThread_reportsPermissionDenied_andKeepsMessageThreadsUnchanged() throws {
+    func test_createMessageThread_permissionDenied_passesAnHTTPStatusError401() throws {
         emulator.inject(.permissionDenied)
         let error = try createThread()
         XCTAssertNotNil(error, """
@@ -107,20 +190,66 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             URLSession treats an HTTP error status as a successful transfer (its `error` is nil): check \
             `(response as? HTTPURLResponse)?.statusCode` is in 200...299 and pass an HTTPStatusError otherwise. See LESSONS.md §1.5.
             """)
-        XCTAssertTrue(controller.messageThreads.isEmpty, "`messageThreads` gained a thread although the server refused it (401). Append only after the status says the write succeeded. See LESSONS.md §1.5.")
+        guard let error = error else { return }
+        XCTAssertEqual(Self.httpStatus(of: error), 401, """
+            The emulator answered 401 Permission denied; createMessageThread passed \(Self.describe(error)). Pass \
+            HTTPStatusError(statusCode: 401, …) — the status the server answered — so the caller can tell a refusal \
+            from a lost connection. See LESSONS.md §1.5.
+            """)
     }
 
-    func test_createMessageThread_reportsServerError_andKeepsMessageThreadsUnchanged() throws {
+    func test_createMessageThread_permissionDenied_keepsMessageThreadsUnchanged() throws {
+        emulator.inject(.permissionDenied)
+        try createThread()
+        settle()
+        XCTAssertTrue(controller.messageThreads.isEmpty, """
+            `messageThreads` gained a thread although the server refused it (401): \
+            \(controller.messageThreads.map(ThreadCopy.init)). Append only after the status says the write succeeded. \
+            See LESSONS.md §1.5.
+            """)
+    }
+
+    func test_createMessageThread_serverError_passesAnHTTPStatusError500() throws {
         emulator.inject(.internalError)
         let error = try createThread()
-        XCTAssertNotNil(error, "The emulator answered 500 An internal error occurred, but createMessageThread called completion(nil). Check the HTTP status code, not just `error`. See LESSONS.md §1.5.")
-        XCTAssertTrue(controller.messageThreads.isEmpty, "`messageThreads` gained a thread although the server failed (500). Append only on success. See LESSONS.md §1.5.")
+        XCTAssertNotNil(error, """
+            The emulator answered 500 An internal error occurred, but createMessageThread called completion(nil). \
+            Check the HTTP status code, not just `error`. See LESSONS.md §1.5.
+            """)
+        guard let error = error else { return }
+        XCTAssertEqual(Self.httpStatus(of: error), 500, """
+            The emulator answered 500 An internal error occurred; createMessageThread passed \(Self.describe(error)). \
+            Pass HTTPStatusError(statusCode: 500, …) with the status the server answered. See LESSONS.md §1.5.
+            """)
     }
 
-    func test_createMessageThread_reportsTransportError_andKeepsMessageThreadsUnchanged() throws {
+    func test_createMessageThread_serverError_keepsMessageThreadsUnchanged() throws {
+        emulator.inject(.internalError)
+        try createThread()
+        settle()
+        XCTAssertTrue(controller.messageThreads.isEmpty, """
+            `messageThreads` gained a thread although the server failed (500): \
+            \(controller.messageThreads.map(ThreadCopy.init)). Append only on success. See LESSONS.md §1.5.
+            """)
+    }
+
+    func test_createMessageThread_transportError_passesTheURLErrorOn() throws {
         emulator.inject(.transportError(.notConnectedToInternet))
         let error = try createThread()
-        XCTAssertNotNil(error, "The request failed (URLError.notConnectedToInternet), but createMessageThread called completion(nil). Check the data task's `error` first and pass it on. See LESSONS.md §1.5.")
-        XCTAssertTrue(controller.messageThreads.isEmpty, "`messageThreads` gained a thread although the request never reached the server. Append only on success. See LESSONS.md §1.5.")
+        XCTAssertTrue(Self.isURLError(error, .notConnectedToInternet), """
+            The request failed with URLError(.notConnectedToInternet); createMessageThread passed \
+            \(Self.describe(error)). Check the data task's `error` first and pass that very error to `completion`. \
+            See LESSONS.md §1.5.
+            """)
+    }
+
+    func test_createMessageThread_transportError_keepsMessageThreadsUnchanged() throws {
+        emulator.inject(.transportError(.notConnectedToInternet))
+        try createThread()
+        settle()
+        XCTAssertTrue(controller.messageThreads.isEmpty, """
+            `messageThreads` gained a thread although the request never reached the server: \
+            \(controller.messageThreads.map(ThreadCopy.init)). Append only on success. See LESSONS.md §1.5.
+            """)
     }
 }

@@ -7,16 +7,24 @@ import FirebaseEmulator
 import LabTestSupport
 import Lesson1
 
-/// Lesson 1's tests share this: an emulator loaded with the course's sample database, and a controller pointed at it.
+/// Lesson 1's tests share this: an emulator loaded with the course's sample database, a controller pointed at it,
+/// and a way to call the learner's functions that records every call of their completion handler: with what, when,
+/// from where, and what the local state was at that moment.
 class Lesson1TestCase: LabTestCase {
     static let createThread = Exercise("createMessageThread(title:completion:)", section: "1.3")
     static let createMessage = Exercise("createMessage(messageThread:text:sender:completion:)", section: "1.4")
     /// The thread in Fixtures/databases/message-board-sample.json.
     static let sampleThreadID = "695398C4-498C-40A8-AA76-CB2B20DFD9FA"
     static let sampleMessageID = "-LJNQ2zNeL4bwG1qpwYB"
+    /// The sample message, as the model holds it.
+    static let sampleMessage = MessageThread.Message(
+        text: "This is a test to make sure the API works!", sender: "Spencer",
+        timestamp: Date(timeIntervalSinceReferenceDate: 5.55405872056162E8))
 
     var emulator: FirebaseEmulator!
     var controller: MessageThreadController!
+    /// The completion calls of every learner call made in this test, checked again when the test ends.
+    private var recorders: [(Exercise, CompletionRecorder)] = []
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -25,28 +33,117 @@ class Lesson1TestCase: LabTestCase {
     }
 
     override func tearDown() {
+        // A completion handler called a second time after the test's own checks is still a mistake.
+        for (exercise, recorder) in recorders where recorder.calls.count > 1 && !recorder.reported {
+            XCTFail(Self.calledMoreThanOnce(exercise, recorder.calls))
+        }
+        recorders = []
         emulator?.invalidate()
         super.tearDown()
     }
 
     // MARK: Calling the learner's functions
 
-    func createThread(title: String = "PUT vs POST", file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
-        try awaitCompletion(of: Self.createThread, on: emulator, file: file, line: line) { done in
+    /// Calls `createMessageThread(title:completion:)` and waits for its completion. Returns what it was called with;
+    /// `lastCall` then holds when and how.
+    @discardableResult
+    func createThread(title: String = "PUT vs POST", waitingAtLeast minimumWait: TimeInterval = 0,
+                      file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
+        let controller = self.controller!
+        return try call(Self.createThread, minimumWait: minimumWait, file: file, line: line,
+                        state: { LocalState(threads: controller.messageThreads.map(ThreadCopy.init)) }) { done in
             controller.createMessageThread(title: title, completion: done)
         }
     }
 
-    /// The sample thread as the app knows it locally (no messages loaded).
-    func sampleThread() -> MessageThread {
-        MessageThread(title: "REST APIs", identifier: Self.sampleThreadID)
+    /// The sample thread as the app knows it locally: without messages, or with the one the database holds.
+    func sampleThread(withItsMessage: Bool = false) -> MessageThread {
+        MessageThread(title: "REST APIs", identifier: Self.sampleThreadID, messages: withItsMessage ? [Self.sampleMessage] : [])
     }
 
+    @discardableResult
     func createMessage(in thread: MessageThread, text: String = "PUT puts, POST appends", sender: String = "Ada",
+                       waitingAtLeast minimumWait: TimeInterval = 0,
                        file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
-        try awaitCompletion(of: Self.createMessage, on: emulator, file: file, line: line) { done in
+        let controller = self.controller!
+        return try call(Self.createMessage, minimumWait: minimumWait, file: file, line: line,
+                        state: { LocalState(messages: thread.messages) }) { done in
             controller.createMessage(messageThread: thread, text: text, sender: sender, completion: done)
         }
+    }
+
+    /// The completion calls of the last learner call.
+    var lastCall: CompletionRecorder? { recorders.last?.1 }
+
+    /// Runs `start`, handing it a completion handler that records each call, and waits (with the kit's
+    /// `awaitCompletion`) for the first. Then stops the test when the handler was called right away, from inside the
+    /// learner's function (before any answer could have come), or more than once.
+    /// `minimumWait`: how long to wait for the first call before the kit's wait starts (for a test that slows the
+    /// emulator down, so a shorter wait after an earlier miss cannot cut it short).
+    private func call(_ exercise: Exercise, minimumWait: TimeInterval, file: StaticString, line: UInt,
+                      state: @escaping () -> LocalState, _ start: (@escaping (Error?) -> Void) -> Void) throws -> Error? {
+        let recorder = CompletionRecorder(exercise)
+        recorders.append((exercise, recorder))
+        let value: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
+            let caller = Thread.current
+            recorder.setInside(true)
+            start { error in
+                let synchronous = recorder.isInside && Thread.current == caller
+                if recorder.record(error, synchronous: synchronous, state: state()) { done(error) }
+            }
+            recorder.setInside(false)
+            if minimumWait > 0 { _ = XCTWaiter().wait(for: [recorder.firstCall], timeout: minimumWait) }
+        }
+        // A second call usually follows at once, from the same handler (or from the main queue): give it a moment.
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
+        let calls = recorder.calls
+        if let first = calls.first, first.synchronous {
+            recorder.reported = true
+            throw fail("""
+                \(exercise.function) called completion(\(Self.describe(first.error))) before the server answered: \
+                while \(exercise.function) itself was still running, so before its request had even been answered \
+                (resume() only starts the task; its handler runs later, on another queue). Call `completion` from inside \
+                the data task's completion handler, once the response is in\
+                \(calls.count > 1 ? "; it was then called again (\(calls.count) calls in all)" : ""). See \(exercise.reference) and §1.2.
+                """, file: file, line: line)
+        }
+        if calls.count > 1 {
+            recorder.reported = true
+            throw fail(Self.calledMoreThanOnce(exercise, calls), file: file, line: line)
+        }
+        let traffic = TrafficReport(emulator)
+        if traffic.received.isEmpty, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty,
+           let error = value, Self.isURLError(error) {
+            // Nothing reached the emulator or the kit's tripwires, yet a URLSession answered: a session of the
+            // learner's own making sent the request (the emulator's session never lets one out).
+            throw fail("""
+                No request reached the emulator, yet \(exercise.function)'s completion got \(Self.describe(error)) \
+                from a URLSession: the request went out through a session the tests did not give you (a \
+                `URLSession(configuration:)` of your own). Send it through the controller's `session`. \
+                See LESSONS.md §0.1 and \(exercise.reference).
+                """, file: file, line: line)
+        }
+        return value
+    }
+
+    /// Says how a handler called more than once was called, and names a cause only when the calls show it.
+    static func calledMoreThanOnce(_ exercise: Exercise, _ calls: [CompletionRecorder.Call]) -> String {
+        let list = calls.map { "completion(\(describe($0.error)))" }.joined(separator: ", then ")
+        var message = "\(exercise.function) called its completion \(calls.count) times: \(list). It must be called exactly once, on every path."
+        if calls.count >= 2, calls[0].error != nil, calls[1].error == nil {
+            message += " It reported the error and then carried on as if the request had succeeded: a `return` is missing after `completion(error)`."
+        } else if calls.count >= 2, calls[0].error == nil, calls[1].error == nil {
+            message += " Both calls reported success: look for a second `completion(nil)` on the success path (one in the handler and one after it, or a call in a loop)."
+        } else {
+            message += " Follow each path of your handler: each one must end in exactly one call of `completion`."
+        }
+        return message + " See \(exercise.reference)."
+    }
+
+    static func describe(_ error: Error?) -> String {
+        guard let error = error else { return "nil" }
+        if isURLError(error) { return "URLError(code \((error as NSError).code))" }
+        return "\(type(of: error)): \(oneLine(error))"
     }
 
     // MARK: Checking what happened
@@ -55,8 +152,65 @@ class Lesson1TestCase: LabTestCase {
         try requireSuccess(error, of: exercise, on: emulator, file: file, line: line)
     }
 
+    /// For a call a test needs before the behaviour it checks: stops it with a "setup: …" message when it failed.
+    func requireSetupSuccess(_ error: Error?, _ what: String, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let error = error else { return }
+        throw fail("""
+            setup: \(what) failed, so this test cannot check its own behaviour: completion got \(Self.describe(error)). \
+            Requests: \(TrafficReport(emulator).summary). The earlier tests of \(exercise.function) say what is wrong. \
+            See \(exercise.reference).
+            """, file: file, line: line)
+    }
+
     func onlyRequest(from exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
         try onlyRequest(from: exercise, on: emulator, file: file, line: line)
+    }
+
+    /// The body of `request`, or a stop saying it has none (and why, when an upload task hid it).
+    func body(of request: RecordedRequest, from exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws -> Data {
+        if let body = request.body, !body.isEmpty { return body }
+        if request.uploadBodyHidden {
+            throw fail("""
+                \(exercise.function) sent its body with an upload task (\(request.summary)). That is correct code, but on \
+                this platform no URLProtocol — so not the tests' emulator either — can see an upload task's body, so \
+                the tests cannot check it. To be graded here, put the body in `request.httpBody` and use \
+                `session.dataTask(with:)`. See LESSONS.md §0.5.
+                """, file: file, line: line)
+        }
+        throw fail("""
+            \(exercise.function)'s request has no body: \(request.summary). Encode the value with JSONEncoder and send \
+            it as the request's body. See \(exercise.reference).
+            """, file: file, line: line)
+    }
+
+    /// Spins the main run loop (so work hopped to the main queue runs) until `condition` holds or `timeout` passes.
+    @discardableResult
+    func eventually(within timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if Date() >= deadline { return false }
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+        }
+        return true
+    }
+
+    /// Lets late work (a handler that changes state after calling completion, a hop to the main queue) happen.
+    func settle(_ seconds: TimeInterval = 0.1) {
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: seconds))
+    }
+
+    /// The status the error reports when it is the HTTPStatusError the contract names; nil otherwise.
+    static func httpStatus(of error: Error?) -> Int? {
+        (error as? HTTPStatusError)?.statusCode
+    }
+
+    /// True when `error` is the URLError with `code` (any code when nil), as URLSession passes it, possibly
+    /// bridged through NSError.
+    static func isURLError(_ error: Error?, _ code: URLError.Code? = nil) -> Bool {
+        guard let error = error else { return false }
+        if let urlError = error as? URLError { return code.map { urlError.code == $0 } ?? true }
+        let nsError = error as NSError
+        return nsError.domain == NSURLErrorDomain && (code.map { nsError.code == $0.rawValue } ?? true)
     }
 
     /// Sends `recorded` to the emulator once more, as if the app had retried it.
@@ -66,5 +220,73 @@ class Lesson1TestCase: LabTestCase {
         request.httpBody = recorded.body
         recorded.headers.forEach { request.setValue($0.value, forHTTPHeaderField: $0.key) }
         _ = emulator.handle(request)
+    }
+}
+
+/// A thread as it was at one moment (MessageThread is a class: a copy keeps what it held then).
+struct ThreadCopy: Equatable, CustomStringConvertible {
+    let title: String
+    let identifier: String
+    let messages: [MessageThread.Message]
+
+    init(_ thread: MessageThread) {
+        title = thread.title
+        identifier = thread.identifier
+        messages = thread.messages
+    }
+
+    var description: String { "\"\(title)\" (\(identifier), \(messages.count) message(s))" }
+}
+
+/// The learner-visible state a completion call saw.
+struct LocalState {
+    var threads: [ThreadCopy] = []
+    var messages: [MessageThread.Message] = []
+}
+
+/// Records every call of one completion handler, from whatever queue it comes.
+final class CompletionRecorder {
+    struct Call {
+        let error: Error?
+        let at: Date
+        /// Made from inside the learner's function, on the thread that called it: before any answer could arrive.
+        let synchronous: Bool
+        /// The local state at the moment of the call.
+        let state: LocalState
+    }
+
+    private let lock = NSLock()
+    private var entries: [Call] = []
+    private var inside = false
+    let firstCall: XCTestExpectation
+    /// Set once a test has reported this handler's extra calls, so the end-of-test check does not repeat it.
+    var reported = false
+
+    init(_ exercise: Exercise) {
+        firstCall = XCTestExpectation(description: "first completion of \(exercise.function)")
+    }
+
+    /// Returns true for the first call.
+    func record(_ error: Error?, synchronous: Bool, state: LocalState) -> Bool {
+        lock.lock()
+        entries.append(Call(error: error, at: Date(), synchronous: synchronous, state: state))
+        let first = entries.count == 1
+        lock.unlock()
+        if first { firstCall.fulfill() }
+        return first
+    }
+
+    func setInside(_ value: Bool) {
+        lock.lock(); inside = value; lock.unlock()
+    }
+
+    var isInside: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return inside
+    }
+
+    var calls: [Call] {
+        lock.lock(); defer { lock.unlock() }
+        return entries
     }
 }

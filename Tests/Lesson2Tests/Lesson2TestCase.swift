@@ -6,8 +6,10 @@ import Lesson2
 
 /// Lesson 2's tests share this: the recorded data, and ways to look at the learner's model without naming its stored
 /// properties. The learner declares those, so a test that named one would not compile against a learner who spelled it
-/// differently; instead every test goes through the initialisers, JSONEncoder/JSONDecoder and `==`, and a misspelled
-/// property shows up as a JSON key that differs from the data's — which the failure message names.
+/// differently; instead every verdict goes through the initialisers, JSONEncoder/JSONDecoder and `==`, and a misspelled
+/// property shows up as a JSON key that differs from the data's — which the failure message names. To say *why* a
+/// verdict failed, the messages also read the stored properties at run time (Mirror): a message names a cause only
+/// when it has checked it there.
 class Lesson2TestCase: LabTestCase {
     static let message = Exercise("MessageThread.Message.init(text:sender:timestamp:)", section: "2.2")
     static let thread = Exercise("MessageThread.init(title:identifier:messages:)", section: "2.3")
@@ -21,6 +23,7 @@ class Lesson2TestCase: LabTestCase {
 
     static let sampleThreadID = "695398C4-498C-40A8-AA76-CB2B20DFD9FA"
     static let sampleMessageID = "-LJNQ2zNeL4bwG1qpwYB"
+    static let sampleTitle = "REST APIs"
     static let sampleText = "This is a test to make sure the API works!"
     static let sampleSender = "Spencer"
     /// The recorded `"timestamp" : 5.55405872056162E8`: seconds since 1 January 2001 (2018-08-08T07:24:32Z).
@@ -34,7 +37,7 @@ class Lesson2TestCase: LabTestCase {
 
     /// The recorded thread, built with the learner's initialisers.
     func sampleThread() -> MessageThread {
-        MessageThread(title: "REST APIs", identifier: Self.sampleThreadID, messages: [sampleMessage()])
+        MessageThread(title: Self.sampleTitle, identifier: Self.sampleThreadID, messages: [sampleMessage()])
     }
 
     /// The message layer and the thread layer of the recorded database export.
@@ -47,32 +50,41 @@ class Lesson2TestCase: LabTestCase {
     // MARK: Encoding and decoding, with messages that say what went wrong
 
     /// `value` encoded by a plain JSONEncoder, read back as a JSON value.
-    func encoded<T: Encodable>(_ value: T, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+    func encoded<T: Encodable>(_ value: T, _ exercise: Exercise, setup: String? = nil,
+                               file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
         do {
             return try JSONValue(encoding: value)
         } catch {
-            throw fail("JSONEncoder could not encode \(Self.name(of: T.self)): \(oneLine(error)). See \(exercise.reference).", file: file, line: line)
+            throw fail("\(setup.map { "setup: \($0): " } ?? "")JSONEncoder could not encode \(Self.name(of: T.self)): \(oneLine(error)). See \(exercise.reference).", file: file, line: line)
         }
     }
 
     /// `Fixtures/<path>` decoded as `type` by a plain JSONDecoder; stops the test with the decoding error in words.
-    func decodeFixture<T: Decodable>(_ type: T.Type, _ path: String, _ exercise: Exercise,
+    /// `sample` is the same value built with the learner's initialisers: its stored properties (read through Mirror)
+    /// let the message say whether a property's type or the decoding code is what does not fit the data.
+    /// `setup`, when given, begins the message: the decoding is the setup of a test of another exercise.
+    func decodeFixture<T: Decodable>(_ type: T.Type, _ path: String, _ exercise: Exercise, sample: Any? = nil, setup: String? = nil,
                                      file: StaticString = #filePath, line: UInt = #line) throws -> T {
         let data = try Fixtures.data(path)
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
             let json = (try? JSONValue(data: data)) ?? .null
+            let what = path.hasSuffix("message.json") ? "message" : "thread"
             throw fail("""
-                JSONDecoder could not decode the recorded \(path.hasSuffix("message.json") ? "message" : "thread") \
-                (Fixtures/\(path): \(json.description)) as \(Self.name(of: T.self)): \(Self.explain(error, data: json)) See \(exercise.reference).
+                \(setup.map { "setup: \($0): " } ?? "")JSONDecoder could not decode the recorded \(what) \
+                (Fixtures/\(path): \(json.description)) as \(Self.name(of: T.self)): \(Self.explain(error, data: json, sample: sample)) \
+                See \(exercise.reference).
                 """, file: file, line: line)
         }
     }
 
-    /// A DecodingError in a learner's words: which key, what the data holds, what the model wanted.
+    /// A DecodingError in a learner's words: which key, what the data holds, what the model asked for.
     /// `data`, when given, is the JSON that was decoded: the message then lists the keys the data has where one was missing.
-    static func explain(_ error: Error, data: JSONValue? = nil) -> String {
+    /// `sample`, when given, is a value of the decoded type built with the learner's initialisers: the message then
+    /// names a cause only when the stored properties (read through Mirror) show it — a property's type, a property's
+    /// name, or decoding code (CodingKeys, `init(from:)`) that asks for something the property does not have.
+    static func explain(_ error: Error, data: JSONValue? = nil, sample: Any? = nil) -> String {
         func path(_ codingPath: [CodingKey]) -> String {
             codingPath.isEmpty ? "the top level" : "\"" + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
                 .joined(separator: ".").replacingOccurrences(of: ".[", with: "[") + "\""
@@ -82,6 +94,21 @@ class Lesson2TestCase: LabTestCase {
                 if let index = key.intValue, let array = node.arrayValue { return array.indices.contains(index) ? array[index] : .null }
                 return node[key.stringValue]
             }
+        }
+        /// The learner's value at `codingPath` inside `sample` (a nested message is found inside the thread's array).
+        func owner(at codingPath: [CodingKey]) -> Any? {
+            var node: Any? = sample
+            for key in codingPath {
+                guard let current = node.flatMap(unwrap) else { return nil }
+                if let index = key.intValue {
+                    guard Mirror(reflecting: current).displayStyle == .collection else { return nil }
+                    let elements = Mirror(reflecting: current).children.map(\.value)
+                    node = elements.indices.contains(index) ? elements[index] : elements.first
+                } else {
+                    node = stored(current)[key.stringValue]
+                }
+            }
+            return node.flatMap(unwrap)
         }
         guard let decodingError = error as? DecodingError else { return oneLine(error) }
         switch decodingError {
@@ -95,24 +122,45 @@ class Lesson2TestCase: LabTestCase {
                 }
             }
             let detail = notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
-            return """
-                your model wants a key "\(key.stringValue)" that the data does not have\(detail). \
-                Codable takes each JSON key from a property's name, so rename that property to the data's key.
-                """
+            var cause = ""
+            if let model = owner(at: context.codingPath), Mirror(reflecting: model).displayStyle != .collection {
+                cause = stored(model)[key.stringValue] != nil
+                    ? " You have a stored property `\(key.stringValue)`, and Codable takes each JSON key from a property's name: rename that property to the data's key."
+                    : " None of your stored properties is named `\(key.stringValue)`: the key comes from your CodingKeys or your own `init(from:)`. Ask for the data's key."
+            }
+            return "your model wants a key \"\(key.stringValue)\" that the data does not have\(detail).\(cause)"
         case .typeMismatch(let type, let context):
             let found = data.map { value(at: context.codingPath, in: $0) }.map { "\(kind($0)) \($0.description)" }
                 ?? oneLine(context.debugDescription)
-            return """
-                at \(path(context.codingPath)) your model expects \(typeName(type)), but the data holds \(found). \
-                Give that property the type the data has.
-                """
+            var cause = ""
+            if let last = context.codingPath.last, last.intValue == nil,
+               let model = owner(at: Array(context.codingPath.dropLast())), let property = stored(model)[last.stringValue] {
+                let declared = typeDescription(of: property)
+                cause = decodes(type, into: property)
+                    ? " Your `\(last.stringValue)` property is declared \(declared): give that property the type the data has."
+                    : " Your `\(last.stringValue)` property is declared \(declared), which is not what is decoded for it: your own `init(from:)` asks for \(typeName(type)). Decode the property's own type."
+            }
+            return "at \(path(context.codingPath)) your model asks for \(typeName(type)), but the data holds \(found).\(cause)"
         case .valueNotFound(let type, let context):
-            return "at \(path(context.codingPath)) your model expects \(typeName(type)), but the data holds null."
+            return "at \(path(context.codingPath)) your model asks for \(typeName(type)), but the data holds null."
         case .dataCorrupted(let context):
             return "the data at \(path(context.codingPath)) does not fit: \(oneLine(context.debugDescription))."
         @unknown default:
             return oneLine(error)
         }
+    }
+
+    /// Whether decoding `requested` (the type a DecodingError names) is what Swift's own Codable decodes for a property
+    /// holding `property`: its declared type (unwrapped if optional), any array for an array, any dictionary for a
+    /// dictionary, and a number (Double) for a Date (JSONDecoder's default date strategy).
+    static func decodes(_ requested: Any.Type, into property: Any) -> Bool {
+        var declared = typeDescription(of: property)
+        if declared.hasSuffix("?") { declared.removeLast() }
+        let asked = "\(requested)"
+        if declared.hasPrefix("[") && declared.contains(":") { return asked.hasPrefix("Dictionary") }
+        if declared.hasPrefix("[") { return asked.hasPrefix("Array") }
+        if declared == "Date" { return asked == "Double" || asked == "Date" }
+        return asked == declared
     }
 
     /// "MessageThread.Message", without the module's name.
@@ -128,10 +176,99 @@ class Lesson2TestCase: LabTestCase {
         return "a \(name)"
     }
 
+    // MARK: Stored properties, seen through Mirror
+
+    /// The stored properties of `value` (a message or a thread) by name, as Mirror sees them at run time. The tests
+    /// never name the learner's properties in code (that would not compile against another spelling); they read
+    /// them this way only to say which property holds what, and whether it is optional.
+    static func stored(_ value: Any) -> [String: Any] {
+        var properties: [String: Any] = [:]
+        for child in Mirror(reflecting: value).children {
+            if let label = child.label { properties[label] = child.value }
+        }
+        return properties
+    }
+
+    /// A value's type as Swift source spells it: `String`, `Date?`, `[Message]`, `[String: Message]`.
+    static func typeDescription(of value: Any) -> String {
+        func sugar(_ name: String) -> String {
+            func inner(_ prefix: String) -> String? {
+                name.hasPrefix(prefix) && name.hasSuffix(">") ? String(name.dropFirst(prefix.count).dropLast()) : nil
+            }
+            if let wrapped = inner("Optional<") { return sugar(wrapped) + "?" }
+            if let element = inner("Array<") { return "[" + sugar(element) + "]" }
+            if let pair = inner("Dictionary<") { return "[" + pair.replacingOccurrences(of: ", ", with: ": ") + "]" }
+            return name
+        }
+        return sugar("\(type(of: value))")
+    }
+
+    static func isOptional(_ value: Any) -> Bool { Mirror(reflecting: value).displayStyle == .optional }
+
+    /// `value` itself, or what it wraps when it is an optional (nil for nil).
+    static func unwrap(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.map(\.value)
+    }
+
+    /// A stored value for a message: strings quoted, dates as seconds since 2001, other Encodable values as JSON.
+    static func show(_ value: Any) -> String {
+        guard let value = unwrap(value) else { return "nil" }
+        if let text = value as? String { return "\"\(text)\"" }
+        if let date = value as? Date { return "the date \(JSONValue.number(date.timeIntervalSinceReferenceDate).description) (seconds since 2001)" }
+        if let encodable = value as? Encodable, let json = try? JSONValue(encoding: AnyEncodable(encodable)) { return json.description }
+        return "\(value)"
+    }
+
+    /// Every stored property of `value` and what it holds, for comparing two values by their storage.
+    static func summary(_ value: Any) -> String {
+        stored(value).sorted { $0.key < $1.key }.map { "\($0.key): \(show($0.value))" }.joined(separator: ", ")
+    }
+
+    /// Sentences saying which of `value`'s stored properties does not hold what its initialiser was given
+    /// (`given`: property name → the parameter's value), read through Mirror; empty when each holds its parameter
+    /// (a property of another name is not looked at: the key tests report it). Two properties holding each other's
+    /// parameters are reported as swapped.
+    /// `decoded` says the values came from decoding the recorded data rather than from the initialiser's parameters.
+    static func storageProblems(_ value: Any, given: [(name: String, value: Any)], decoded: Bool = false) -> [String] {
+        func source(_ name: String) -> String { decoded ? "the recorded \(name)" : "the `\(name)` parameter" }
+        let properties = stored(value)
+        func same(_ name: String, _ expected: Any) -> Bool? {
+            properties[name].map { show($0) == show(expected) }
+        }
+        var problems: [String] = []
+        var reported: Set<String> = []
+        for (index, first) in given.enumerated() {
+            for second in given[(index + 1)...] where same(first.name, first.value) == false && same(second.name, second.value) == false
+                && same(first.name, second.value) == true && same(second.name, first.value) == true {
+                problems.append("""
+                    `\(first.name)` and `\(second.name)` are swapped: `\(first.name)` holds \(show(second.value)), \
+                    \(source(second.name)), and `\(second.name)` holds \(show(first.value))
+                    """)
+                reported.formUnion([first.name, second.name])
+            }
+        }
+        for (name, expected) in given where !reported.contains(name) && same(name, expected) == false {
+            let actual = properties[name].flatMap(unwrap)
+            var sentence = "your `\(name)` property holds \(properties[name].map(show) ?? "nil"), not \(source(name)), \(show(expected))"
+            if let date = actual as? Date, abs(date.timeIntervalSinceNow) < 60 {
+                sentence += " (it holds the time the value was made: now)"
+            } else if let text = actual as? String, name == "identifier", UUID(uuidString: text) != nil {
+                sentence += " (a new UUID of its own)"
+            }
+            problems.append(sentence)
+        }
+        return problems
+    }
+
     // MARK: Comparing JSON
 
-    /// Nil when `actual` has exactly the keys of `recorded`; otherwise a sentence naming the keys that differ.
-    static func keyProblem(_ model: String, encodes actual: JSONValue, recorded: JSONValue, fixture: String) -> String? {
+    /// Nil when `actual` has exactly the keys of `recorded`; otherwise sentences naming the keys that differ.
+    /// `properties` are the names of the model's stored properties (Mirror): a key that differs from the data's is
+    /// blamed on a property's name only when a property has that name, and otherwise on CodingKeys or `encode(to:)`.
+    static func keyProblem(_ model: String, encodes actual: JSONValue, recorded: JSONValue, fixture: String,
+                           properties: Set<String>) -> String? {
         guard let object = actual.objectValue else {
             return "\(model) encodes to \(actual.description), not a JSON object with the keys \(quotedList(recorded.objectValue?.keys ?? [:].keys)) (Fixtures/\(fixture))."
         }
@@ -140,21 +277,38 @@ class Lesson2TestCase: LabTestCase {
         guard have != want else { return nil }
         var sentences = ["\(model) encodes the keys \(quotedList(have)), but the recorded data (Fixtures/\(fixture)) has \(quotedList(want))."]
         var extra = have.subtracting(want)
+        var renamedByCode = false
+        /// What to do so that the model writes `key` where it now writes `written`.
+        func fix(_ written: String, _ key: String) -> String {
+            if properties.contains(written) { return "rename the property `\(written)` to `\(key)`" }
+            renamedByCode = true
+            return properties.contains(key)
+                ? "your property `\(key)` is right, but your CodingKeys (or `encode(to:)`) write it under \"\(written)\": use the data's key, \"\(key)\""
+                : "your CodingKeys (or `encode(to:)`) write \"\(written)\": use the data's key, \"\(key)\""
+        }
         for key in want.subtracting(have).sorted() {
-            if let twin = extra.first(where: { $0.lowercased() == key.lowercased() }) {
+            if let twin = extra.sorted().first(where: { $0.lowercased() == key.lowercased() }) {
                 extra.remove(twin)
-                sentences.append("Your \"\(twin)\" differs from the data's \"\(key)\" only in capitals, and JSON keys are case-sensitive: the data's \"\(key)\" would never be read. Name the property `\(key)`.")
+                sentences.append("Your \"\(twin)\" differs from the data's \"\(key)\" only in capitals, and JSON keys are case-sensitive: the data's \"\(key)\" would never be read. To fix it, \(fix(twin, key)).")
             } else if let guess = extra.sorted().first(where: { $0.lowercased().contains(key.lowercased()) || key.lowercased().contains($0.lowercased()) }) {
                 extra.remove(guess)
-                sentences.append("Your \"\(guess)\" is not the data's \"\(key)\": name the property `\(key)`.")
+                sentences.append("Your \"\(guess)\" is not the data's \"\(key)\": \(fix(guess, key)).")
+            } else if properties.contains(key) {
+                renamedByCode = true
+                sentences.append("The data's \"\(key)\" is missing although you have a property `\(key)`: your CodingKeys (or `encode(to:)`) leave it out or write it under another key.")
             } else {
                 sentences.append("The data's \"\(key)\" is missing: add a property named `\(key)`.")
             }
         }
         if !extra.isEmpty {
-            sentences.append("The data has no \(quotedList(extra)): rename or remove \(extra.count == 1 ? "that property" : "those properties").")
+            let named = extra.filter(properties.contains)
+            sentences.append("The data has no \(quotedList(extra)): "
+                + (named.count == extra.count ? "rename or remove \(extra.count == 1 ? "that property" : "those properties")."
+                   : "stop encoding \(extra.count == 1 ? "it" : "them") (rename or remove the property, or leave it out of your CodingKeys)."))
         }
-        sentences.append("Codable names each JSON key after its stored property, so the names must be the data's keys exactly.")
+        sentences.append(renamedByCode
+            ? "The keys a model writes must be the data's keys exactly."
+            : "Codable names each JSON key after its stored property, so the names must be the data's keys exactly.")
         return sentences.joined(separator: " ")
     }
 
@@ -216,6 +370,13 @@ class Lesson2TestCase: LabTestCase {
     }
 }
 
+/// Encodes any Encodable it wraps (for messages that show a stored value as JSON).
+struct AnyEncodable: Encodable {
+    let wrapped: Encodable
+    init(_ wrapped: Encodable) { self.wrapped = wrapped }
+    func encode(to encoder: Encoder) throws { try wrapped.encode(to: encoder) }
+}
+
 /// Collects coding paths from the encoder's date strategy (a Sendable closure).
 final class PathRecorder: @unchecked Sendable {
     private let lock = NSLock()
@@ -233,34 +394,67 @@ final class PathRecorder: @unchecked Sendable {
 }
 
 extension Lesson2TestCase {
+    static let since2001 = "JSONEncoder writes a Date as seconds since 1 January 2001, which is how the recorded data holds it (5.55405872056162E8)"
+
+    /// Why the encoder saw no Date under "timestamp" (`value` is what the model encoded there), naming only what
+    /// was checked: the property's declared type (Mirror: `stored`) and the number it wrote.
+    static func notADateProblem(_ value: JSONValue, for date: Date, stored: Any?, model: String) -> String {
+        let written = value.isNull ? "no \"timestamp\" at all" : "\"timestamp\" as \(kind(value)) \(value.description)"
+        var sentences = ["\(model) encodes \(written), and not by encoding a Date: JSONEncoder's date strategy never saw one there."]
+        if let number = value.numberValue {
+            if abs(number - date.timeIntervalSince1970) < 1 {
+                sentences.append("That number is the seconds since 1970 (timeIntervalSince1970): 978,307,200 seconds (31 years) off.")
+            } else if abs(number - date.timeIntervalSinceReferenceDate) < 0.001 {
+                sentences.append("The number is right, but a number loses what it counts from: the app (sorting, showing a time) and any date strategy need the Date itself.")
+            }
+        }
+        if let stored = stored, typeDescription(of: stored).hasPrefix("Date") {
+            sentences.append("Your `timestamp` property is a Date, so your own encoding (CodingKeys or `encode(to:)`) writes something else under \"timestamp\": encode the Date itself, as Swift's own Codable does.")
+        } else if let stored = stored {
+            sentences.append("Your `timestamp` property is declared \(typeDescription(of: stored)): declare it a `Date` and store the parameter unchanged. \(since2001).")
+        } else {
+            sentences.append("Store the message's date in a `Date` property named `timestamp`: \(since2001).")
+        }
+        return sentences.joined(separator: " ")
+    }
+
     /// Nil when `value` (what the learner's model encoded for a timestamp) is `date` as JSONEncoder writes a Date:
-    /// seconds since 1 January 2001. Otherwise a sentence that names the likely mistake.
-    static func timestampProblem(_ value: JSONValue, for date: Date, encodedAsDate: Bool, model: String) -> String? {
+    /// seconds since 1 January 2001. Otherwise sentences naming what was checked: the number written, and what the
+    /// `timestamp` property (read through Mirror: `stored`) is declared as and holds.
+    static func timestampProblem(_ value: JSONValue, for date: Date, stored: Any?, model: String) -> String? {
         let expected = date.timeIntervalSinceReferenceDate
-        let here = expected == sampleSeconds ? "" : " (\(JSONValue.number(expected).description) for this date)"
-        let since2001 = "JSONEncoder writes a Date as seconds since 1 January 2001\(here), which is how the recorded data holds it (5.55405872056162E8)"
+        let here = expected == sampleSeconds ? since2001
+            : "JSONEncoder writes a Date as seconds since 1 January 2001 (\(JSONValue.number(expected).description) for this date)"
+        let storedDate = stored.flatMap(unwrap) as? Date
+        let isDate = stored.map { typeDescription(of: $0).hasPrefix("Date") } ?? false
+        let declaration = stored.map { isDate ? "" : " Your `timestamp` property is declared \(typeDescription(of: $0)): declare it a `Date`." } ?? ""
         switch value {
         case .null:
-            return "\(model) encodes no \"timestamp\" at all. Store the message's date in a `Date` property named `timestamp`: \(since2001)."
-        case .string(let text):
-            return "\(model) encodes \"timestamp\" as the string \"\(text)\": your timestamp is stored as text. Store a `Date`: \(since2001), and JSONDecoder reads that number back into a Date."
+            return "\(model) encodes no \"timestamp\" at all.\(declaration) \(here)."
         case .number(let number):
-            if abs(number - expected) < 0.001 {
-                if encodedAsDate { return nil }
-                return "\(model) encodes \"timestamp\" as the right number, but not from a Date: your timestamp is stored as a number (a Double?). Store the `Date` itself and let JSONEncoder write it: \(since2001). A number loses what it counts from, and the rest of the app (sorting, showing a time) wants a Date."
+            if abs(number - expected) < 0.001 { return nil }
+            if let storedDate = storedDate, abs(storedDate.timeIntervalSince(date)) > 0.001 {
+                let now = abs(storedDate.timeIntervalSinceNow) < 60 ? ": that is now, the time the message was made" : ""
+                return """
+                    \(model) encodes "timestamp" as \(value.description), not the date passed to the initialiser \
+                    (\(JSONValue.number(expected).description) seconds since 2001): your `timestamp` property holds \
+                    \(show(storedDate))\(now). Store the `timestamp` parameter; its default, `Date()`, is already in the \
+                    signature and applies only when the caller leaves the timestamp out.
+                    """
             }
-            if abs(number - Date().timeIntervalSinceReferenceDate) < 60 {
-                return "\(model) encodes \"timestamp\" as \(value.description), which is now, not the date passed to the initialiser (\(JSONValue.number(expected).description)): store the `timestamp` parameter. Its default, `Date()`, is already in the signature; it applies only when the caller leaves the timestamp out."
-            }
+            let converted = isDate ? " Your `timestamp` property holds the right Date, so your own encoding converts it: encode the Date itself." : declaration
             if abs(number - date.timeIntervalSince1970) < 1 {
-                return "\(model) encodes \"timestamp\" as \(value.description), the seconds since 1970 (timeIntervalSince1970), but \(since2001). Store the Date as it is; don't convert it."
+                return "\(model) encodes \"timestamp\" as \(value.description), the seconds since 1970 (timeIntervalSince1970), but \(here).\(converted)"
             }
             if abs(number - date.timeIntervalSince1970 * 1000) < 1000 {
-                return "\(model) encodes \"timestamp\" as \(value.description), milliseconds since 1970 (Firebase's server timestamps count that way), but \(since2001). Store the Date as it is; don't convert it."
+                return "\(model) encodes \"timestamp\" as \(value.description), milliseconds since 1970 (Firebase's server timestamps count that way), but \(here).\(converted)"
             }
-            return "\(model) encodes \"timestamp\" as \(value.description), but \(since2001). Store the `timestamp` parameter, unchanged, in a `Date` property."
+            return "\(model) encodes \"timestamp\" as \(value.description), but \(here).\(converted)"
         default:
-            return "\(model) encodes \"timestamp\" as \(kind(value)) \(value.description), but \(since2001). Store it in a plain `Date` property."
+            let converted = isDate
+                ? " Your `timestamp` property holds the Date, so your own encoding turns it into \(kind(value) == "the string" ? "text" : kind(value)): encode the Date itself."
+                : declaration
+            return "\(model) encodes \"timestamp\" as \(kind(value)) \(value.description), but \(here).\(converted)"
         }
     }
 }

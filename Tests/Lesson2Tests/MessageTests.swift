@@ -5,34 +5,46 @@ import LabTestSupport
 import Lesson2
 
 /// Exercise 2.2: `MessageThread.Message` — the message layer of the JSON, its stored properties and initialiser.
+/// The tests run from the most basic behaviour (the keys) to the most specific (==): fix their failures in this order.
 final class MessageTests: Lesson2TestCase {
     let exercise = Lesson2TestCase.message
     let model = "MessageThread.Message"
 
+    /// The recorded message's values, by the name of the parameter (and property) that holds each.
+    var given: [(name: String, value: Any)] {
+        [("text", Self.sampleText), ("sender", Self.sampleSender), ("timestamp", Self.sampleDate)]
+    }
+
     func test_message_encodesExactlyTheKeysFirebaseStores() throws {
-        let json = try encoded(sampleMessage(), exercise)
+        let message = sampleMessage()
+        let json = try encoded(message, exercise)
         let recorded = try recordedLayers().message
-        if let problem = Self.keyProblem(model, encodes: json, recorded: recorded, fixture: Self.databaseFixture) {
+        if let problem = Self.keyProblem(model, encodes: json, recorded: recorded, fixture: Self.databaseFixture,
+                                         properties: Set(Self.stored(message).keys)) {
             XCTFail("\(problem) Your message encodes to \(json.description). See LESSONS.md §2.1 and §2.2.")
         }
     }
 
-    func test_message_encodesTheRecordedMessage() throws {
-        let json = try encoded(sampleMessage(), exercise)
-        let recorded = try Fixtures.json(Self.messageFixture)
-        let differences = Self.differences(json, recorded)
-        XCTAssertTrue(differences.isEmpty, """
-            The recorded message, built as MessageThread.Message(text: "\(Self.sampleText)", sender: "\(Self.sampleSender)", \
-            timestamp: <its date>), encodes to \(json.description); the recorded data (Fixtures/\(Self.messageFixture)) \
-            is \(recorded.description). Differences: \(differences.joined(separator: "; ")). Each property must hold its \
-            parameter unchanged, under the data's key. See LESSONS.md §2.2.
-            """)
+    func test_message_isAStruct() throws {
+        let style = Mirror(reflecting: sampleMessage()).displayStyle
+        if style != .struct {
+            XCTFail("""
+                MessageThread.Message is a \(style.map { "\($0)" } ?? "?"), but it should be a struct: a message is a value, \
+                copied when you pass it around, and Swift writes its == (Equatable) and Codable for you. See LESSONS.md §2.1.
+                """)
+        }
     }
 
-    func test_message_encodesTimestampAsSecondsSince2001() throws {
-        let json = try encoded(sampleMessage(), exercise)
-        if let problem = Self.timestampProblem(json["timestamp"], for: Self.sampleDate, encodedAsDate: true, model: model) {
-            XCTFail("\(problem) Your message encodes to \(json.description). See LESSONS.md §2.5.")
+    func test_message_propertiesAreNotOptional() throws {
+        let stored = Self.stored(sampleMessage())
+        let optional = given.map(\.name).filter { stored[$0].map(Self.isOptional) ?? false }
+        if !optional.isEmpty {
+            XCTFail("""
+                In MessageThread.Message, \(optional.map { "`\($0)` is declared \(Self.typeDescription(of: stored[$0]!))" }.joined(separator: " and ")): \
+                optional. Every message has a text, a sender and a timestamp (Fixtures/\(Self.messageFixture)), so declare \
+                \(optional.count == 1 ? "it" : "them") without `?`: an optional makes every reader unwrap it, and lets a \
+                message with a key missing decode as nil instead of failing. See LESSONS.md §2.2.
+                """)
         }
     }
 
@@ -41,28 +53,60 @@ final class MessageTests: Lesson2TestCase {
         let json = try encoded(message, exercise)
         let paths = datePaths(in: message)
         guard !paths.contains("timestamp") else { return }
-        let problem = Self.timestampProblem(json["timestamp"], for: Self.sampleDate, encodedAsDate: false, model: model)
-            ?? "\(model) encodes no Date under \"timestamp\"."
+        let problem = Self.notADateProblem(json["timestamp"], for: Self.sampleDate, stored: Self.stored(message)["timestamp"], model: model)
         XCTFail("""
-            \(problem) (Encoding it encoded \(paths.isEmpty ? "no Date at all" : "a Date only at \(Self.quotedList(paths))").) \
+            \(problem)\(paths.isEmpty ? "" : " (It encoded a Date only at \(Self.quotedList(paths)).)") \
             Your message encodes to \(json.description). See LESSONS.md §2.5.
+            """)
+    }
+
+    func test_message_encodesTimestampAsSecondsSince2001() throws {
+        let message = sampleMessage()
+        let json = try encoded(message, exercise)
+        if let problem = Self.timestampProblem(json["timestamp"], for: Self.sampleDate, stored: Self.stored(message)["timestamp"], model: model) {
+            XCTFail("\(problem) Your message encodes to \(json.description). See LESSONS.md §2.5.")
+        }
+    }
+
+    func test_message_encodesTheRecordedMessage() throws {
+        let message = sampleMessage()
+        let json = try encoded(message, exercise)
+        let recorded = try Fixtures.json(Self.messageFixture)
+        let differences = Self.differences(json, recorded)
+        guard !differences.isEmpty else { return }
+        let storage = Self.storageProblems(message, given: given)
+        let cause = storage.isEmpty
+            ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what writes other values."
+            : "In the message your initialiser built, \(storage.joined(separator: "; ")). Store each parameter unchanged in the property of the same name."
+        XCTFail("""
+            The recorded message, built as MessageThread.Message(text: "\(Self.sampleText)", sender: "\(Self.sampleSender)", \
+            timestamp: <its date>), encodes to \(json.description); the recorded data (Fixtures/\(Self.messageFixture)) \
+            is \(recorded.description). Differences: \(differences.joined(separator: "; ")). \(cause) See LESSONS.md §2.2.
             """)
     }
 
     func test_message_decodesTheRecordedMessage() throws {
         let expected = sampleMessage()
-        let decoded = try decodeFixture(MessageThread.Message.self, Self.messageFixture, exercise)
-        if decoded != expected {
-            let got = try encoded(decoded, exercise)
-            let built = try encoded(expected, exercise)
-            XCTFail("""
-                Decoding the recorded message (Fixtures/\(Self.messageFixture)) gave a message that is not equal (==) to the \
-                same message built with your initialiser: decoded, it encodes as \(got.description); built from the same \
-                text, sender and date (\(Self.sampleSeconds) seconds since 1 January 2001), as \(built.description). \
-                Differences of the built one: \(Self.differences(built, got).joined(separator: "; ")). The initialiser \
-                must store each parameter unchanged; then both ways give the same message. See LESSONS.md §2.2 and §2.5.
-                """)
+        let decoded = try decodeFixture(MessageThread.Message.self, Self.messageFixture, exercise, sample: expected)
+        guard !(decoded == expected) else { return }
+        let storage = Self.storageProblems(decoded, given: given, decoded: true)
+        var cause: String
+        if Self.summary(decoded) == Self.summary(expected) {
+            cause = "Both hold the same values (\(Self.summary(decoded))), yet == says they differ: let Swift write Message's == (don't write your own), or compare exactly the three properties."
+        } else {
+            cause = "Decoded, \(storage.isEmpty ? "it holds \(Self.summary(decoded)); built, \(Self.summary(expected))" : storage.joined(separator: "; "))."
+            if let date = Self.stored(decoded)["timestamp"].flatMap(Self.unwrap) as? Date,
+               abs(date.timeIntervalSince1970 - Self.sampleSeconds) < 0.001 {
+                cause += " Your decoding reads the recorded number as seconds since 1970, but it counts seconds since 2001 (§2.5): decode a Date as Swift's own Codable does."
+            } else {
+                cause += " Decode each property from its key, unchanged."
+            }
         }
+        XCTFail("""
+            Decoding the recorded message (Fixtures/\(Self.messageFixture)) gave a message that is not equal (==) to the \
+            same message built with your initialiser from the same text, sender and date (\(Self.sampleSeconds) seconds \
+            since 1 January 2001). \(cause) See LESSONS.md §2.2 and §2.5.
+            """)
     }
 
     func test_message_roundTripsThroughJSON() throws {
@@ -73,60 +117,66 @@ final class MessageTests: Lesson2TestCase {
             back = try JSONDecoder().decode(MessageThread.Message.self, from: data)
         } catch {
             throw fail("""
-                A message encoded by JSONEncoder does not decode again: \(Self.explain(error)) \
-                Encoded: \(String(decoding: data, as: UTF8.self)). See LESSONS.md §2.2.
+                A message encoded by JSONEncoder does not decode again: \(Self.explain(error, data: try? JSONValue(data: data))) \
+                Your encoding and your decoding must agree. Encoded: \(String(decoding: data, as: UTF8.self)). See LESSONS.md §2.2.
                 """)
         }
         XCTAssertTrue(back == message, """
             A message encoded and decoded again is not equal to the original: it went out as \(String(decoding: data, as: UTF8.self)) \
-            and came back as \(oneLine((try? JSONValue(encoding: back))?.description ?? "?")). Every stored property must be encoded \
-            and decoded unchanged. See LESSONS.md §2.2.
+            and came back holding \(Self.summary(back)). Every stored property must be encoded and decoded unchanged. See LESSONS.md §2.2.
             """)
     }
 
     func test_message_timestampDefaultsToNow() throws {
         let before = Date()
-        let json = try encoded(MessageThread.Message(text: "Now", sender: "Ada"), exercise)
+        let message = MessageThread.Message(text: "Now", sender: "Ada")
         let after = Date()
+        let json = try encoded(message, exercise)
         guard let seconds = json["timestamp"].numberValue else {
             let found = json["timestamp"].isNull ? "encodes no \"timestamp\"" : "encodes \"timestamp\" as \(json["timestamp"].description)"
             throw fail("""
                 MessageThread.Message(text:sender:) \(found), where the data holds a number: seconds since 1 January 2001 \
-                (JSONEncoder's way of writing a Date). Encoded: \(json.description). See LESSONS.md §2.5.
+                (JSONEncoder's way of writing a Date). Encoded: \(json.description). See LESSONS.md §2.2 and §2.5.
                 """)
         }
         let now = before.timeIntervalSinceReferenceDate
+        let storesGiven = (try? JSONValue(encoding: sampleMessage()))?["timestamp"].numberValue.map { abs($0 - Self.sampleSeconds) < 0.001 } ?? false
         XCTAssertTrue((now - 5)...(after.timeIntervalSinceReferenceDate + 5) ~= seconds, """
-            MessageThread.Message(text:sender:) should be timestamped now (the `timestamp` parameter defaults to `Date()`): \
-            about \(JSONValue.number(now).description) seconds since 2001. It encodes "timestamp": \(JSONValue.number(seconds).description), \
-            \(Int((seconds - now).rounded())) seconds off\(abs(seconds - before.timeIntervalSince1970) < 10 ? ": that is the seconds since 1970, not since 2001" : ""). \
-            Store the `timestamp` parameter, unchanged; don't make or convert a date of your own. See LESSONS.md §2.2.
+            MessageThread.Message(text:sender:), made without a timestamp, should be timestamped now: about \
+            \(JSONValue.number(now).description) seconds since 2001. It encodes "timestamp": \(JSONValue.number(seconds).description), \
+            \(Int((seconds - now).rounded())) seconds off. The `timestamp` parameter's default is `Date()`, the moment the \
+            message is made; \(storesGiven
+                ? "given a timestamp, your initialiser stores it, so what differs is the value used when it is left out."
+                : "store the parameter, unchanged, in a `Date` property.") See LESSONS.md §2.2.
             """)
     }
 
     func test_message_equality_comparesTextSenderAndTimestamp() throws {
         let message = sampleMessage()
-        XCTAssertTrue(message == sampleMessage(), "Two messages built from the same text, sender and timestamp should be equal (==): each stored property must hold its parameter unchanged (a `Date()` made inside the initialiser differs every time). See LESSONS.md §2.2.")
+        let twin = sampleMessage()
+        XCTAssertTrue(message == twin, Self.summary(message) == Self.summary(twin) ? """
+            Two messages built from the same text, sender and timestamp are not equal (==), although their stored \
+            properties hold the same values (\(Self.summary(message))): let Swift write Message's == (don't write your \
+            own), or compare exactly text, sender and timestamp. See LESSONS.md §2.2.
+            """ : """
+            Two messages built from the same text, sender and timestamp are not equal (==): their stored properties \
+            differ (\(Self.summary(message)) and \(Self.summary(twin))), so your initialiser does not store only its \
+            parameters. See LESSONS.md §2.2.
+            """)
         let others: [(String, MessageThread.Message)] = [
             ("text", MessageThread.Message(text: "Another text", sender: Self.sampleSender, timestamp: Self.sampleDate)),
             ("sender", MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)),
             ("timestamp", MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(1))),
         ]
-        for (property, other) in others {
-            XCTAssertFalse(message == other, """
-                Two messages with different \(property)s compare equal (==). Message's == is the one Swift writes for a struct: \
-                it compares every stored property, so each of text, sender and timestamp must be a stored property holding its \
-                parameter. See LESSONS.md §2.2.
-                """)
-        }
-    }
-
-    func test_message_isAStruct() throws {
-        let style = Mirror(reflecting: sampleMessage()).displayStyle
-        if style != .struct {
-            XCTFail("""
-                MessageThread.Message is a \(style.map { "\($0)" } ?? "?"), but it should be a struct: a message is a value, \
-                copied when you pass it around, and Swift writes its == (Equatable) and Codable for you. See LESSONS.md §2.1.
+        for (property, other) in others where message == other {
+            XCTFail(Self.summary(message) == Self.summary(other) ? """
+                Two messages made with different \(property)s hold the same stored values (\(Self.summary(message))): \
+                your initialiser drops the \(property). Store each parameter in its property. See LESSONS.md §2.2.
+                """ : """
+                Two messages that differ only in their \(property) compare equal (==), although their stored properties \
+                differ (\(Self.summary(message)) and \(Self.summary(other))). Message's == must compare every stored \
+                property — text, sender and timestamp — as the one Swift writes for a struct does: don't write your own ==. \
+                See LESSONS.md §2.2.
                 """)
         }
     }

@@ -2,13 +2,26 @@ import Foundation
 import XCTest
 import FirebaseEmulator
 import LabTestSupport
+import LabSupport
 import Lesson2
 
 /// Exercise 2.4: `==` for `MessageThread`, written by hand because Swift synthesises Equatable only for structs and enums.
+/// Threads are built with your initialiser (§2.3) and hold messages (§2.2): each test first checks ("setup: …") that
+/// those keep the values it compares, so that a failure here is about == itself.
 final class MessageThreadEqualityTests: Lesson2TestCase {
     let exercise = Lesson2TestCase.equality
 
-    func thread(title: String = "REST APIs", identifier: String = Lesson2TestCase.sampleThreadID,
+    /// Runs this exercise's own function first, so that against the stubs the test reports this exercise's stub
+    /// ("not started yet: MessageThread.==…"), not the initialisers' it also runs: those run again in the test and are
+    /// recorded then.
+    override func setUp() {
+        super.setUp()
+        let probe = MessageThread(title: "probe", identifier: "probe", messages: [sampleMessage()])
+        StubLog.reset()
+        _ = probe == probe
+    }
+
+    func thread(title: String = Lesson2TestCase.sampleTitle, identifier: String = Lesson2TestCase.sampleThreadID,
                 messages: [MessageThread.Message]? = nil) -> MessageThread {
         MessageThread(title: title, identifier: identifier, messages: messages ?? [sampleMessage()])
     }
@@ -17,20 +30,20 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
     /// from the same values must encode alike, threads built from different values must not.
     func requireInitialiserKeeps(_ lhs: MessageThread, _ rhs: MessageThread, sameValues: Bool, _ what: String,
                                  file: StaticString = #filePath, line: UInt = #line) throws {
-        let left = try encoded(lhs, exercise, file: file, line: line)
-        let right = try encoded(rhs, exercise, file: file, line: line)
+        let left = try encoded(lhs, exercise, setup: "MessageThread (§2.3)", file: file, line: line)
+        let right = try encoded(rhs, exercise, setup: "MessageThread (§2.3)", file: file, line: line)
         if sameValues && left != right {
             throw fail("""
-                \(what.isEmpty ? "Two threads built from the same title, identifier and messages" : what) encode differently (\(left.description) and \
-                \(right.description)), so no == can find them equal: MessageThread's initialiser does not store its \
-                parameters unchanged. Make the tests of §2.3 pass first. See LESSONS.md §2.3.
+                setup: \(what) encode differently (\(left.description) and \(right.description)), so no == can find them \
+                equal: MessageThread's initialiser or Codable (§2.3) does not keep the values. Make the tests of §2.3 \
+                (MessageThreadTests) pass first. See LESSONS.md §2.3.
                 """, file: file, line: line)
         }
         if !sameValues && left == right {
             throw fail("""
-                Two threads built from different values (\(what)) encode the same, \(left.description): the initialiser \
-                drops the difference, so == cannot see it. Store every parameter; make the tests of §2.3 pass first. \
-                See LESSONS.md §2.3.
+                setup: two threads built from different values (\(what)) encode the same, \(left.description): \
+                MessageThread's initialiser (§2.3) or Message (§2.2) drops the difference, so == cannot see it. Make the \
+                tests of §2.2 and §2.3 pass first. See LESSONS.md §2.3.
                 """, file: file, line: line)
         }
     }
@@ -38,59 +51,78 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
     func test_equality_twoInstancesWithTheSameValues_areEqual() throws {
         let first = thread()
         let second = thread()
-        try requireInitialiserKeeps(first, second, sameValues: true, "")
+        try requireInitialiserKeeps(first, second, sameValues: true, "two threads built from the same title, identifier and messages")
         XCTAssertTrue(first == first, "A thread is not equal (==) to itself. == should compare title, identifier and messages. See LESSONS.md §2.4.")
-        XCTAssertTrue(first == second, """
-            Two separate MessageThread instances with the same title, identifier and messages compare unequal (==). \
-            == must compare their values; `lhs === rhs` asks whether they are the same object, and a thread decoded \
-            from the server never is the one you hold. See LESSONS.md §2.4.
-            """)
-        XCTAssertTrue(second == first, "== is not symmetric: a == b but not b == a. Compare the same properties of lhs and rhs. See LESSONS.md §2.4.")
+        if first == first && !(first == second) {
+            XCTFail("""
+                Two separate MessageThread instances built from the same title, identifier and messages compare unequal \
+                (==), while each equals itself: your == tells apart two objects that hold the same values, as `===` (the \
+                same object?) does. == must compare their values: a thread decoded from the server is never the object \
+                you hold. See LESSONS.md §2.4.
+                """)
+        }
+        XCTAssertTrue(!(first == second) || second == first, "== is not symmetric: a == b but not b == a. Compare the same properties of lhs and rhs. See LESSONS.md §2.4.")
     }
 
     func test_equality_threadsWithDifferentTitles_areNotEqual() throws {
         let first = thread(title: "REST APIs"), second = thread(title: "Codable")
         try requireInitialiserKeeps(first, second, sameValues: false, "different titles")
-        XCTAssertFalse(first == second, """
+        XCTAssertFalse(first == second || second == first, """
             Two threads that differ only in their title ("REST APIs" and "Codable") compare equal (==). == must compare \
-            the title too, not just the identifier: values that differ are not equal. See LESSONS.md §2.4.
+            the title too: values that differ are not equal. See LESSONS.md §2.4.
             """)
     }
 
     func test_equality_threadsWithDifferentIdentifiers_areNotEqual() throws {
         let first = thread(identifier: Self.sampleThreadID), second = thread(identifier: "0D4CE3A0-7C2B-4B61-9A8E-3F1B2C4D5E6F")
         try requireInitialiserKeeps(first, second, sameValues: false, "different identifiers")
-        XCTAssertFalse(first == second, """
-            Two threads that differ only in their identifier compare equal (==). Same title is not same thread: the \
-            identifier is its key in the database. Compare the identifier too. See LESSONS.md §2.4.
+        XCTAssertFalse(first == second || second == first, """
+            Two threads that differ only in their identifier compare equal (==). The same title is not the same thread: \
+            the identifier is its key in the database. Compare the identifier too. See LESSONS.md §2.4.
             """)
     }
 
     func test_equality_threadsWithDifferentMessages_areNotEqual() throws {
+        let recorded = sampleMessage()
         let other = MessageThread.Message(text: "Another message", sender: "Grace", timestamp: Self.sampleDate)
-        let cases: [(String, MessageThread, MessageThread)] = [
-            ("one has a message and the other none", thread(), thread(messages: [])),
-            ("their one message differs", thread(), thread(messages: [other])),
-            ("one has an extra message", thread(), thread(messages: [sampleMessage(), other])),
+        let otherSender = MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)
+        let otherTime = MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(1))
+        let cases: [(String, [MessageThread.Message], [MessageThread.Message])] = [
+            ("one has a message and the other none", [recorded], []),
+            ("their one message differs in text and sender", [recorded], [other]),
+            ("their one message differs only in its sender", [recorded], [otherSender]),
+            ("their one message differs only in its timestamp", [recorded], [otherTime]),
+            ("one has an extra message", [recorded], [recorded, other]),
+            ("the first of their two messages differs", [recorded, other], [otherSender, other]),
+            ("they hold the same two messages in another order", [recorded, other], [other, recorded]),
         ]
-        for (difference, lhs, rhs) in cases {
+        for (difference, left, right) in cases {
+            if left == right {
+                throw fail("""
+                    setup: MessageThread.Message's == (§2.2) says two different lists of messages are equal (\(difference)), \
+                    so no thread == built on it can tell them apart. Make the tests of §2.2 (MessageTests) pass first. \
+                    See LESSONS.md §2.2.
+                    """)
+            }
+            let lhs = thread(messages: left), rhs = thread(messages: right)
             try requireInitialiserKeeps(lhs, rhs, sameValues: false, difference)
-            XCTAssertFalse(lhs == rhs, """
+            XCTAssertFalse(lhs == rhs || rhs == lhs, """
                 Two threads with the same title and identifier compare equal (==) although \(difference). == must compare \
-                the messages too (`lhs.messages == rhs.messages`: arrays of an Equatable type compare element by element). \
-                See LESSONS.md §2.4.
+                the messages too, all of them and whole, in order (`lhs.messages == rhs.messages`: arrays of an Equatable \
+                type compare element by element). See LESSONS.md §2.4.
                 """)
         }
     }
 
     func test_equality_theDecodedRecordedThread_equalsTheSameThreadBuiltInCode() throws {
         let built = thread()
-        let decoded = try decodeFixture(MessageThread.self, Self.threadFixture, exercise)
+        let decoded = try decodeFixture(MessageThread.self, Self.threadFixture, Lesson2TestCase.thread, sample: built,
+                                        setup: "MessageThread (§2.3) does not decode")
         try requireInitialiserKeeps(decoded, built, sameValues: true,
-            "The thread decoded from Fixtures/\(Self.threadFixture) and the same thread built with MessageThread(title:identifier:messages:)")
-        XCTAssertTrue(decoded == built, """
+            "the thread decoded from Fixtures/\(Self.threadFixture) and the same thread built with MessageThread(title:identifier:messages:)")
+        XCTAssertTrue(decoded == built && built == decoded, """
             The thread decoded from the recorded data (Fixtures/\(Self.threadFixture)) is not equal (==) to \
-            MessageThread(title: "REST APIs", identifier: "\(Self.sampleThreadID)", messages: [<the recorded message>]), \
+            MessageThread(title: "\(Self.sampleTitle)", identifier: "\(Self.sampleThreadID)", messages: [<the recorded message>]), \
             although both encode to \(oneLine((try? JSONValue(encoding: built))?.description ?? "?")). == must compare \
             values (title, identifier, messages), never identity: a decoded thread is always a new object. See LESSONS.md §2.4.
             """)

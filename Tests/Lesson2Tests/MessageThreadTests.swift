@@ -5,102 +5,192 @@ import LabTestSupport
 import Lesson2
 
 /// Exercise 2.3: `MessageThread` — the thread layer of the JSON, with the message layer nested in its `messages`.
-/// (These tests compare threads through their JSON, not with ==, which is exercise 2.4.)
+/// These tests compare threads through their JSON, not with == (exercise 2.4). Where a thread holds messages, the
+/// expected JSON holds them as your `MessageThread.Message` encodes them, so a mistake of §2.2 is reported there, not
+/// here; a test that must decode messages first checks that your Message decodes ("setup: …").
 final class MessageThreadTests: Lesson2TestCase {
     let exercise = Lesson2TestCase.thread
     let model = "MessageThread"
 
+    /// Runs this exercise's own function first, so that against the stubs the test reports this exercise's stub
+    /// ("not started yet: MessageThread.init…"), not the message's it also runs.
+    override func setUp() {
+        super.setUp()
+        _ = MessageThread(title: "probe", identifier: "probe", messages: [])
+    }
+
+    /// The recorded thread's values, by the name of the parameter (and property) that holds each.
+    var given: [(name: String, value: Any)] {
+        [("title", Self.sampleTitle), ("identifier", Self.sampleThreadID), ("messages", [sampleMessage()])]
+    }
+
+    /// The recorded thread (Fixtures/lesson2/thread.json), its messages as the learner's Message encodes them.
+    func expectedThread() throws -> JSONValue {
+        guard case .object(var thread) = try Fixtures.json(Self.threadFixture) else { throw fail("setup: Fixtures/\(Self.threadFixture) is not an object") }
+        thread["messages"] = [try encoded(sampleMessage(), exercise, setup: "MessageThread.Message (§2.2)")]
+        return .object(thread)
+    }
+
+    /// Stops the test when the learner's Message (§2.2) cannot decode the recorded message or decodes another one.
+    func requireMessageDecodes() throws {
+        let message = try decodeFixture(MessageThread.Message.self, Self.messageFixture, Lesson2TestCase.message,
+                                        sample: sampleMessage(), setup: "MessageThread.Message (§2.2) does not decode")
+        if !(message == sampleMessage()) {
+            throw fail("""
+                setup: MessageThread.Message (§2.2) decodes the recorded message (Fixtures/\(Self.messageFixture)) as a \
+                message that is not == to the same message built with its initialiser, so no thread holding it can decode \
+                right. Make the tests of §2.2 (MessageTests) pass first. See LESSONS.md §2.2.
+                """)
+        }
+    }
+
     func test_messageThread_encodesExactlyTheKeysFirebaseStores() throws {
-        let json = try encoded(sampleThread(), exercise)
+        let thread = sampleThread()
+        let json = try encoded(thread, exercise)
         let recorded = try recordedLayers().thread
-        if let problem = Self.keyProblem(model, encodes: json, recorded: recorded, fixture: Self.databaseFixture) {
+        if let problem = Self.keyProblem(model, encodes: json, recorded: recorded, fixture: Self.databaseFixture,
+                                         properties: Set(Self.stored(thread).keys)) {
             XCTFail("\(problem) Your thread encodes to \(json.description). See LESSONS.md §2.1 and §2.3.")
         }
     }
 
+    func test_messageThread_isAClass() throws {
+        let style = Mirror(reflecting: sampleThread()).displayStyle
+        if style != .class {
+            XCTFail("""
+                MessageThread is a \(style.map { "\($0)" } ?? "?"), but it should be a class (`final class`): Lesson 1's \
+                controller appends a new message to the thread the caller passed in, and only a reference type lets the \
+                caller see that append — a struct would be copied, and the append lost with the copy. See LESSONS.md §2.3.
+                """)
+        }
+    }
+
+    func test_messageThread_propertiesAreNotOptional() throws {
+        let stored = Self.stored(sampleThread())
+        let optional = given.map(\.name).filter { stored[$0].map(Self.isOptional) ?? false }
+        if !optional.isEmpty {
+            XCTFail("""
+                In MessageThread, \(optional.map { "`\($0)` is declared \(Self.typeDescription(of: stored[$0]!))" }.joined(separator: " and ")): \
+                optional. Every thread has a title, an identifier and its messages (none is `[]`), so declare \
+                \(optional.count == 1 ? "it" : "them") without `?`: an optional makes every reader unwrap it\
+                \(optional.contains("messages") ? ", and Lesson 1's `messageThread.messages.append(message)` would not compile" : ""). \
+                See LESSONS.md §2.3.
+                """)
+        }
+    }
+
     func test_messageThread_encodesMessagesAsAnArrayOfMessageObjects() throws {
-        let first = MessageThread.Message(text: "First", sender: "Ada", timestamp: Self.sampleDate)
-        let second = MessageThread.Message(text: "Second", sender: "Grace", timestamp: Self.sampleDate.addingTimeInterval(60))
+        // Not in time order, so that a thread that sorts its messages is seen.
+        let first = MessageThread.Message(text: "First", sender: "Ada", timestamp: Self.sampleDate.addingTimeInterval(60))
+        let second = MessageThread.Message(text: "Second", sender: "Grace", timestamp: Self.sampleDate)
         let thread = MessageThread(title: "Nesting", identifier: Self.sampleThreadID, messages: [first, second])
         let json = try encoded(thread, exercise)
         let messages = json["messages"]
+        let declared = Self.stored(thread)["messages"].map { "your `messages` property is declared \(Self.typeDescription(of: $0))" }
         switch messages {
         case .array(let elements):
-            let expected: JSONValue = [try encoded(first, exercise), try encoded(second, exercise)]
-            XCTAssertTrue(messages == expected, """
-                A thread with two messages should encode "messages" as an array of the two messages, each encoded as \
-                MessageThread.Message encodes it, in order: \(expected.description). It encodes \(elements.count) element(s): \
-                \(messages.description). Store the `messages` parameter unchanged. See LESSONS.md §2.1 and §2.3.
+            let one = try encoded(first, exercise), two = try encoded(second, exercise)
+            let expected: JSONValue = [one, two]
+            guard messages != expected else { return }
+            let storage = Self.storageProblems(thread, given: [("messages", [first, second])])
+            let cause = messages == [two, one]
+                ? "It holds the two messages in another order: keep the order the caller gave."
+                : storage.isEmpty ? "Your `messages` property holds the two messages, so your own encoding writes something else."
+                : "In the thread your initialiser built, \(storage.joined(separator: "; "))."
+            XCTFail("""
+                A thread made with two messages should encode "messages" as an array of the two, each encoded as \
+                MessageThread.Message encodes it, in the order given: \(expected.description). It encodes \
+                \(elements.count) element(s): \(messages.description). \(cause) Store the `messages` parameter unchanged. \
+                See LESSONS.md §2.1 and §2.3.
                 """)
         case .object:
             XCTFail("""
-                A thread with two messages encodes "messages" as a JSON object (\(messages.description)): your `messages` \
-                property is a dictionary. The thread holds its messages as an array, `[MessageThread.Message]`, which \
-                JSONEncoder writes as a JSON array of message objects. (Firebase itself keys POSTed messages by push ID; \
-                reading that form is Lesson 3.) See LESSONS.md §2.3.
+                A thread made with two messages encodes "messages" as a JSON object (\(messages.description))\
+                \(declared.map { ": \($0)" } ?? ""). The thread holds its messages as an array, `[MessageThread.Message]`, \
+                which JSONEncoder writes as a JSON array of message objects. (Firebase itself keys POSTed messages by push \
+                ID; reading that form is Lesson 3.) See LESSONS.md §2.3.
                 """)
         case .null:
             XCTFail("""
-                A thread with two messages encodes no "messages": \(json.description). Add a `messages` property, \
+                A thread made with two messages encodes no "messages": \(json.description). Add a `messages` property, \
                 `[MessageThread.Message]`, and store the parameter in it. See LESSONS.md §2.3.
                 """)
         default:
             XCTFail("""
-                A thread with two messages encodes "messages" as \(Self.kind(messages)) \(messages.description), not an array \
-                of message objects. Type the property `[MessageThread.Message]`: the thread's JSON layer nests the message \
-                layer. See LESSONS.md §2.1 and §2.3.
+                A thread made with two messages encodes "messages" as \(Self.kind(messages)) \(messages.description), not an \
+                array of message objects\(declared.map { " (\($0))" } ?? ""). Type the property `[MessageThread.Message]`: \
+                the thread's JSON layer nests the message layer. See LESSONS.md §2.1 and §2.3.
                 """)
         }
     }
 
     func test_messageThread_encodesTheRecordedThread() throws {
-        let json = try encoded(sampleThread(), exercise)
-        let recorded = try Fixtures.json(Self.threadFixture)
-        let differences = Self.differences(json, recorded)
-        XCTAssertTrue(differences.isEmpty, """
-            The recorded thread, built as MessageThread(title: "REST APIs", identifier: "\(Self.sampleThreadID)", \
+        let thread = sampleThread()
+        let json = try encoded(thread, exercise)
+        let expected = try expectedThread()
+        let differences = Self.differences(json, expected)
+        guard !differences.isEmpty else { return }
+        let storage = Self.storageProblems(thread, given: given)
+        let cause = storage.isEmpty
+            ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what writes other values."
+            : "In the thread your initialiser built, \(storage.joined(separator: "; ")). Store each parameter unchanged in the property of the same name."
+        XCTFail("""
+            The recorded thread, built as MessageThread(title: "\(Self.sampleTitle)", identifier: "\(Self.sampleThreadID)", \
             messages: [<the recorded message>]), encodes to \(json.description); a PUT of it must send \
-            \(recorded.description) (Fixtures/\(Self.threadFixture)). Differences: \(differences.joined(separator: "; ")). \
-            Store each parameter unchanged, under the data's key. See LESSONS.md §2.3.
+            \(expected.description) (Fixtures/\(Self.threadFixture), its message as your MessageThread.Message encodes it). \
+            Differences: \(differences.joined(separator: "; ")). \(cause) See LESSONS.md §2.3.
             """)
     }
 
     func test_messageThread_decodesTheRecordedThread() throws {
-        let expected = try encoded(sampleThread(), exercise)
-        let decoded = try decodeFixture(MessageThread.self, Self.threadFixture, exercise)
+        try requireMessageDecodes()
+        let decoded = try decodeFixture(MessageThread.self, Self.threadFixture, exercise, sample: sampleThread())
         let json = try encoded(decoded, exercise)
-        let recorded = try Fixtures.json(Self.threadFixture)
-        let differences = Self.differences(json, recorded)
-        XCTAssertTrue(differences.isEmpty, """
+        let expected = try expectedThread()
+        let differences = Self.differences(json, expected)
+        guard !differences.isEmpty else { return }
+        let storage = Self.storageProblems(decoded, given: given, decoded: true)
+        let cause = storage.isEmpty
+            ? "Its properties hold the recorded values, so your own encoding (CodingKeys or `encode(to:)`) is what writes other values."
+            : "Decoded, \(storage.joined(separator: "; ")): decode each property from its key, unchanged."
+        XCTFail("""
             Decoding the recorded thread (Fixtures/\(Self.threadFixture)) and encoding it again gives \(json.description), \
-            not the thread it records. Differences: \(differences.joined(separator: "; ")). Every property must be decoded \
-            from its key and encoded back under it. See LESSONS.md §2.3.
-            """)
-        XCTAssertTrue(json == expected, """
-            The recorded thread decoded from JSON is not the same thread as MessageThread(title: "REST APIs", identifier: \
-            "\(Self.sampleThreadID)", messages: [<the recorded message>]): decoded, it encodes as \(json.description); \
-            built, as \(expected.description). Differences of the built one: \(Self.differences(expected, json).joined(separator: "; ")). \
-            The initialisers must store each parameter unchanged. See LESSONS.md §2.3.
+            not the thread it records, \(expected.description). Differences: \(differences.joined(separator: "; ")). \
+            \(cause) See LESSONS.md §2.3.
             """)
     }
 
     func test_messageThread_roundTripsThroughJSON() throws {
-        let thread = MessageThread(title: "Round trip", messages: [
+        let messages = [
             MessageThread.Message(text: "One", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_000.5)),
             MessageThread.Message(text: "Two", sender: "Grace", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_060.25)),
-        ])
+        ]
+        for message in messages {
+            let back = try? JSONDecoder().decode(MessageThread.Message.self, from: JSONEncoder().encode(message))
+            if !(back.map { $0 == message } ?? false) {
+                throw fail("""
+                    setup: a MessageThread.Message (§2.2) does not survive encode → decode on its own, so no thread holding \
+                    it can. Make the tests of §2.2 (MessageTests) pass first. See LESSONS.md §2.2.
+                    """)
+            }
+        }
+        let thread = MessageThread(title: "Round trip", messages: messages)
         let before = try encoded(thread, exercise)
         let data = try JSONEncoder().encode(thread)
         let back: MessageThread
         do {
             back = try JSONDecoder().decode(MessageThread.self, from: data)
         } catch {
-            throw fail("A thread encoded by JSONEncoder does not decode again: \(Self.explain(error)) Encoded: \(before.description). See LESSONS.md §2.3.")
+            throw fail("""
+                A thread encoded by JSONEncoder does not decode again: \(Self.explain(error, data: before)) Your encoding \
+                and your decoding must agree. Encoded: \(before.description). See LESSONS.md §2.3.
+                """)
         }
         let after = try encoded(back, exercise)
         XCTAssertTrue(after == before, """
             A thread encoded and decoded again is not the same: it went out as \(before.description) and came back as \
-            \(after.description). See LESSONS.md §2.3.
+            \(after.description). Differences: \(Self.differences(after, before).joined(separator: "; ")). Every property \
+            must be encoded and decoded unchanged. See LESSONS.md §2.3.
             """)
     }
 
@@ -113,23 +203,36 @@ final class MessageThreadTests: Lesson2TestCase {
                 \(first.description). `identifier` is a String property holding the `identifier` parameter. See LESSONS.md §2.3.
                 """)
         }
+        let storesGiven = (try? JSONValue(encoding: MessageThread(title: "Given", identifier: Self.sampleThreadID)))?["identifier"] == .string(Self.sampleThreadID)
         XCTAssertNotNil(UUID(uuidString: identifier), """
             MessageThread(title:) should get a new UUID string as its identifier (the parameter's default, \
-            `UUID().uuidString`); it encodes "identifier": "\(identifier)". Store the `identifier` parameter — its default \
-            is already in the signature. See LESSONS.md §2.3.
+            `UUID().uuidString`); it encodes "identifier": "\(identifier)". \(storesGiven
+                ? "Given an identifier, your initialiser stores it, so what differs is the value used when it is left out."
+                : "Store the `identifier` parameter: its default is already in the signature.") See LESSONS.md §2.3.
             """)
         XCTAssertFalse(second["identifier"].stringValue == identifier, """
             Two threads made with MessageThread(title:) got the same identifier, "\(identifier)". Each new thread needs a \
-            new UUID: it is the thread's key in the database, and two threads with one key overwrite each other. \
-            Store the `identifier` parameter (a fixed value, or a `static let`, is shared). See LESSONS.md §2.3.
+            new UUID: it is the thread's key in the database, and two threads with one key overwrite each other. A default \
+            (or a `static let`) computed once is shared by every thread; `UUID().uuidString` as the parameter's default is \
+            computed anew for each call. See LESSONS.md §2.3.
             """)
     }
 
     func test_messageThread_messagesDefaultToNone() throws {
-        let json = try encoded(MessageThread(title: "Empty"), exercise)
-        XCTAssertTrue(json["messages"] == [], """
+        let thread = MessageThread(title: "Empty")
+        let json = try encoded(thread, exercise)
+        // Firebase stores an empty array as no data at all, so leaving the key out is as good as writing [].
+        XCTAssertTrue(json["messages"] == [] || json["messages"].isNull, """
             MessageThread(title:) should have no messages (the parameter defaults to `[]`), which JSONEncoder writes as \
             "messages": []. It encodes \(json.description). See LESSONS.md §2.3.
             """)
+        do {
+            _ = try JSONDecoder().decode(MessageThread.self, from: JSONEncoder().encode(thread))
+        } catch {
+            XCTFail("""
+                A thread with no messages encodes as \(json.description), which your MessageThread cannot decode again: \
+                \(Self.explain(error, data: json)) Your encoding and your decoding must agree. See LESSONS.md §2.3.
+                """)
+        }
     }
 }

@@ -7,162 +7,177 @@ import FirebaseEmulator
 import LabTestSupport
 import Lesson3
 
-/// Exercise 3.4: `MessageThread.encode(to:)` writes exactly title, identifier and messages (an array), so that what
-/// it writes, stored by Firebase and read back, decodes to the same thread.
+/// Exercise 3.4: `MessageThread.encode(to:)` writes title, identifier and messages (a list, in order), so that what
+/// Firebase stores from it is the thread. These tests never call init(from:): they read what encode(to:) wrote as
+/// JSON, directly or as the emulator stored it, and compare what it means, not its spelling.
+///
+/// Ordered from the most basic behaviour to the most specific: the order to fix them in.
 final class EncodeToEncoderTests: Lesson3TestCase {
     let exercise = Lesson3TestCase.encodeTo
 
-    func test_encodeTo_writesExactlyTheKeysTitleIdentifierAndMessages() throws {
+    func test_encodeTo_writesAnObjectWithTheKeysTitleIdentifierAndMessages() throws {
         let thread = Self.threeMessageThread()
         let (_, json) = try encodeThread(thread)
-        if let problem = Self.shapeProblem(of: json, for: thread) {
+        if let problem = Self.keysProblem(of: json, for: thread) {
             XCTFail(problem)
         }
     }
 
     func test_encodeTo_writesTheTitleAndIdentifier() throws {
         let thread = Self.threeMessageThread()
-        let (_, json) = try encodeThread(thread)
-        try requireObject(json, for: thread)
-        XCTAssertEqual(json["title"], .string(thread.title), "encode(to:) wrote \"title\": \(json["title"].description); expected \"\(thread.title)\". See LESSONS.md §3.4.")
-        XCTAssertEqual(json["identifier"], .string(thread.identifier), "encode(to:) wrote \"identifier\": \(json["identifier"].description); expected \"\(thread.identifier)\" (the thread's key in the database). See LESSONS.md §3.4.")
-    }
-
-    func test_encodeTo_writesMessagesAsAnArray_inTheThreadsOrder() throws {
-        let thread = Self.threeMessageThread()
-        let (_, json) = try encodeThread(thread)
-        try requireObject(json, for: thread)
-        let expected = try thread.messages.map { try JSONValue(encoding: $0) }
-        switch json["messages"] {
-        case .array(let written):
-            XCTAssertEqual(written, expected, """
-                encode(to:) wrote messages as \(Self.shortJSON(json["messages"])); expected the thread's messages, \
-                in order, each as Message encodes itself: \(Self.shortJSON(.array(expected))). \
-                `try container.encode(messages, forKey: .messages)`. See LESSONS.md §3.4.
-                """)
-        case .object(let written):
-            throw fail("""
-                encode(to:) wrote messages as an object with made-up keys (\(written.keys.sorted().prefix(3).joined(separator: ", "))\
-                \(written.count > 3 ? ", …" : "")). Write them as an array: the client has no push IDs to give — \
-                POST is how a message gets one — and a PUT of an array is stored under 0, 1, 2, …, which GET returns \
-                as an array that init(from:) reads. See LESSONS.md §3.4.
-                """)
-        case .null:
-            throw fail("encode(to:) did not write the thread's three messages: \"messages\" is missing or null in \(json.description). See LESSONS.md §3.4.")
-        default:
-            throw fail("encode(to:) wrote messages as \(Self.shortJSON(json["messages"])); expected an array of the thread's messages. See LESSONS.md §3.4.")
-        }
-    }
-
-    func test_encodeTo_newThread_writesAnEmptyArrayOrNoMessagesKey() throws {
-        let thread = MessageThread(title: "Nothing yet", identifier: "2A4C6E80-1B3D-4F5A-8C7E-9D0F1A2B3C4D")
-        let (_, json) = try encodeThread(thread)
-        if let problem = Self.shapeProblem(of: json, for: thread) {
-            throw fail(problem)
-        }
-        XCTAssertEqual(json["title"], "Nothing yet", "encode(to:) wrote \(json.description) for a new thread; it needs its title. See LESSONS.md §3.4.")
-        XCTAssertEqual(json["identifier"], .string(thread.identifier), "encode(to:) wrote \(json.description) for a new thread; it needs its identifier. See LESSONS.md §3.4.")
-        let messages = json.objectValue?["messages"]
-        XCTAssertTrue(messages == nil || messages == .array([]), """
-            encode(to:) wrote "messages": \(messages?.description ?? "?") for a thread with no messages; write \
-            messages as an array, here the empty array `[]` (or leave the key out — Firebase stores neither). \
+        let object = try encodedObject(thread)
+        let title = object["title"] ?? .null
+        let identifier = object["identifier"] ?? .null
+        XCTAssertEqual(title, .string(thread.title), """
+            encode(to:) wrote "title": \(title.description); expected "\(thread.title)"\
+            \(title == .string(thread.identifier) ? " — what it wrote is the identifier" : ""). See LESSONS.md §3.4.
+            """)
+        XCTAssertEqual(identifier, .string(thread.identifier), """
+            encode(to:) wrote "identifier": \(identifier.description); expected "\(thread.identifier)" (the thread's \
+            key in the database)\(identifier == .string(thread.title) ? " — what it wrote is the title" : ""). \
             See LESSONS.md §3.4.
             """)
     }
 
-    func test_encodeTo_roundTrip_decodeEncodeDecode_givesAnEqualThread() throws {
-        for path in ["lesson3/thread-many-messages.json", "lesson3/thread-unicode.json",
-                     "lesson3/thread-messages-array.json", "lesson3/thread-new.json"] {
-            let decoded = try decodeThread(path)
-            let (data, json) = try encodeThread(decoded)
-            try assertRoundTrip(decoded, data: data, json: json, source: "what encode(to:) wrote for Fixtures/\(path)")
+    func test_encodeTo_writesTheMessagesAsAList_inTheThreadsOrder() throws {
+        let thread = Self.threeMessageThread()
+        let object = try encodedObject(thread)
+        try assertWrittenMessages(object["messages"], of: thread)
+    }
+
+    func test_encodeTo_newThread_writesNoMessagesOrAnEmptyList() throws {
+        let thread = MessageThread(title: "Nothing yet", identifier: "2A4C6E80-1B3D-4F5A-8C7E-9D0F1A2B3C4D")
+        let object = try encodedObject(thread)
+        let written = JSONValue.object(object).description
+        XCTAssertEqual(object["title"], .string(thread.title), "encode(to:) wrote \(written) for a new thread; it needs its title. See LESSONS.md §3.4.")
+        XCTAssertEqual(object["identifier"], .string(thread.identifier), "encode(to:) wrote \(written) for a new thread; it needs its identifier. See LESSONS.md §3.4.")
+        if let messages = object["messages"] {
+            XCTAssertEqual(Self.messagesAsFirebaseStoresThem(messages)?.count, 0, """
+                encode(to:) wrote "messages": \(Self.shortJSON(messages)) for a thread with no messages; write an \
+                empty list `[]` or leave the key out (Firebase stores neither). See LESSONS.md §3.4.
+                """)
         }
     }
 
-    func test_encodeTo_storedByFirebaseAndReadBack_decodesToAnEqualThread() throws {
+    func test_encodeTo_storedByFirebase_readsBackAsTheSameThread() throws {
         let thread = Self.threeMessageThread()
-        let emulator = FirebaseEmulator()
-        defer { emulator.invalidate() }
-        let read = try putAndGet(thread, on: emulator)
-        XCTAssertNotNil(read.json["messages"].arrayValue, """
-            After a PUT of what encode(to:) wrote, GET returned messages as \(Self.shortJSON(read.json["messages"])), \
-            not an array. Write messages as an array: Firebase stores it under the keys 0, 1, 2 and its array \
-            heuristic returns an array again. See LESSONS.md §3.1.
+        let read = try storeAndReadBack(thread)
+        XCTAssertNotNil(read["messages"].arrayValue, """
+            After a PUT of what encode(to:) wrote, GET returned messages as \(Self.shortJSON(read["messages"])), not \
+            an array: Firebase stores a list under the keys 0, 1, 2 and its array heuristic returns an array. \
+            See LESSONS.md §3.4.
             """)
-        try assertRoundTrip(thread, data: read.data, json: read.json, source: "what GET returned after a PUT of encode(to:)'s JSON")
+        assertSameThread(read, as: thread, source: "what GET returned after a PUT of encode(to:)'s JSON")
     }
 
-    func test_encodeTo_newThread_storedByFirebaseAndReadBack_decodesToAnEqualThread() throws {
+    func test_encodeTo_newThread_storedByFirebase_readsBackWithoutMessages() throws {
         let thread = MessageThread(title: "Stored without messages", identifier: "6B8D0F21-3C5E-4A7B-9D1F-2E4A6C8E0B13")
-        let emulator = FirebaseEmulator()
-        defer { emulator.invalidate() }
-        let read = try putAndGet(thread, on: emulator)
-        XCTAssertNil(read.json.objectValue?["messages"], "Firebase stores no empty list, so GET of the new thread has no messages key: \(read.json.description). See LESSONS.md §3.1.")
-        try assertRoundTrip(thread, data: read.data, json: read.json, source: "what GET returned after a PUT of a new thread")
-    }
-
-    func test_encodeTo_storedThenAMessagePOSTed_readsBackAsAnObject_andDecodes() throws {
-        let thread = Self.threeMessageThread()
-        let emulator = FirebaseEmulator()
-        defer { emulator.invalidate() }
-        _ = try putAndGet(thread, on: emulator)
-        let later = MessageThread.Message(text: "POSTed after the PUT: a push ID among 0, 1, 2", sender: "Spencer",
-                                          timestamp: Date(timeIntervalSinceReferenceDate: 5.55406100000123E8))
-        var post = URLRequest(url: emulator.baseURL.appendingPathComponent(thread.identifier)
-            .appendingPathComponent("messages").appendingPathExtension("json"))
-        post.httpMethod = "POST"
-        post.httpBody = try JSONEncoder().encode(later)
-        let posted = emulator.handle(post)
-        XCTAssertEqual(posted.statusCode, 200, "The emulator refused a POST to the stored thread's messages: \(posted.bodyText ?? ""). See LESSONS.md §3.1.")
-        let get = emulator.handle(URLRequest(url: emulator.baseURL.appendingPathComponent(thread.identifier).appendingPathExtension("json")))
-        let json = try XCTUnwrap(get.bodyJSON, "GET of the thread returned no JSON.")
-        let source = "the thread after a PUT and a POST (messages keyed 0, 1, 2 and a push ID)"
-        let decoded = try decode(MessageThread.self, from: get.body, json: json, source: source, threadDepth: 0,
-                                 writtenByEncode: true)
-        try assertSameThread(decoded, as: json, decoding: source)
-        XCTAssertTrue(decoded.messages == thread.messages + [later], """
-            After a PUT of three messages and a POST of a fourth, GET returns messages as an object (keys 0, 1, 2 and \
-            a push ID: no longer an array); init(from:) should read all four, oldest first. It read \
-            \(Self.timeline(decoded.messages)). See LESSONS.md §3.3.
+        let read = try storeAndReadBack(thread)
+        XCTAssertTrue(read["messages"].isNull, """
+            After a PUT of what encode(to:) wrote for a thread with no messages, GET returned "messages": \
+            \(Self.shortJSON(read["messages"])); Firebase stores no empty list, so there should be none. \
+            See LESSONS.md §3.4.
             """)
+        assertSameThread(read, as: thread, source: "what GET returned after a PUT of encode(to:)'s JSON for a new thread")
     }
 
     // MARK: Helpers
 
-    /// Stops the test when encode(to:) did not write a JSON object at all.
-    func requireObject(_ json: JSONValue, for thread: MessageThread, file: StaticString = #filePath, line: UInt = #line) throws {
-        if json.objectValue == nil, let problem = Self.shapeProblem(of: json, for: thread) {
-            throw fail(problem, file: file, line: line)
+    /// What encode(to:) wrote for `thread`, as a JSON object; stops the test when it is not one.
+    func encodedObject(_ thread: MessageThread, file: StaticString = #filePath, line: UInt = #line) throws -> [String: JSONValue] {
+        let (_, json) = try encodeThread(thread, file: file, line: line)
+        guard let object = json.objectValue else {
+            throw fail(Self.keysProblem(of: json, for: thread) ?? "encode(to:) did not write a JSON object. See LESSONS.md §3.4.", file: file, line: line)
         }
+        return object
     }
 
-    /// `json` (whose bytes are `data`) came from encode(to:) for `original`, directly or through Firebase: it must
-    /// hold the same thread, and init(from:) must read that thread back.
-    func assertRoundTrip(_ original: MessageThread, data: Data, json: JSONValue, source: String,
-                         file: StaticString = #filePath, line: UInt = #line) throws {
-        if let problem = Self.shapeProblem(of: json, for: original) {
-            throw fail(problem, file: file, line: line)
+    /// `written` (the value of "messages" encode(to:) wrote, nil when the key is missing) must be what Firebase
+    /// stores as the thread's messages, in order: an array of the messages, each as Message encodes itself — or an
+    /// object keyed exactly "0", "1", …, which Firebase stores the same way.
+    func assertWrittenMessages(_ written: JSONValue?, of thread: MessageThread,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
+        let expected: [JSONValue]
+        do {
+            expected = try thread.messages.map { try JSONValue(encoding: $0) }
+        } catch {
+            throw fail("setup: could not encode the test's own messages: \(oneLine(error)).", file: file, line: line)
         }
-        guard Self.expectedThread(json, keepingArrayOrder: true) == original else {
+        guard let written = written, !written.isNull else {
+            throw fail("encode(to:) did not write the thread's \(thread.messages.count) messages: \"messages\" is \(written == nil ? "missing" : "null"). See LESSONS.md §3.4.", file: file, line: line)
+        }
+        guard let list = Self.messagesAsFirebaseStoresThem(written) else {
+            if let object = written.objectValue, Set(object.keys) == ["text", "sender", "timestamp"] {
+                throw fail("""
+                    encode(to:) wrote one message for the key "messages" (\(Self.shortJSON(written))), not a list of the \
+                    thread's \(thread.messages.count): a key holds one value, so encoding each message for the same key \
+                    keeps only the last. Encode the whole array for "messages". See LESSONS.md §3.4.
+                    """, file: file, line: line)
+            }
+            if let object = written.objectValue {
+                let keys = object.keys.sorted()
+                throw fail("""
+                    encode(to:) wrote messages as an object with keys of its own (\(keys.prefix(3).joined(separator: ", "))\
+                    \(keys.count > 3 ? ", …" : "")). Firebase would store those keys as they are, and they are not push \
+                    IDs. Write the messages as an array: the client has no push IDs to give (POST is how a message \
+                    gets one), and Firebase stores an array under 0, 1, 2, … and returns it as an array. \
+                    See LESSONS.md §3.4.
+                    """, file: file, line: line)
+            }
+            if let text = written.stringValue, (try? JSONValue(data: Data(text.utf8))) != nil {
+                throw fail("""
+                    encode(to:) wrote messages as a string that holds JSON text (\(Self.shortJSON(written))): Firebase \
+                    would store one long string. Encode the array itself for "messages"; the encoder writes it as \
+                    JSON. See LESSONS.md §3.4.
+                    """, file: file, line: line)
+            }
+            throw fail("encode(to:) wrote messages as \(Self.shortJSON(written)); expected an array of the thread's messages. See LESSONS.md §3.4.", file: file, line: line)
+        }
+        guard list != expected else { return }
+        guard list.count == expected.count else {
+            throw fail("encode(to:) wrote \(list.count) message(s); the thread has \(expected.count): \(Self.shortJSON(written)). Write every message the thread holds. See LESSONS.md §3.4.", file: file, line: line)
+        }
+        if Set(list.map(\.description)) == Set(expected.map(\.description)) {
+            let reversed = list == expected.reversed()
             throw fail("""
-                encode(to:) wrote \(Self.shortJSON(json)) for the thread "\(original.title)" \
-                (\(original.identifier), \(original.messages.count) message(s)); that JSON does not hold the same \
-                title, identifier and messages. encode(to:) must write everything init(from:) reads. \
-                See LESSONS.md §3.4.
+                encode(to:) wrote the thread's messages in another order\(reversed ? " (reversed: newest first)" : ""): \
+                \(list.map { $0["sender"].stringValue ?? "?" }); the thread holds \
+                \(thread.messages.map(\.sender)), oldest first. Write them in the thread's order. See LESSONS.md §3.4.
                 """, file: file, line: line)
         }
-        let decoded = try decode(MessageThread.self, from: data, json: json, source: source, threadDepth: 0,
-                                 writtenByEncode: true, file: file, line: line)
-        try assertSameThread(decoded, as: json, decoding: source, file: file, line: line)
+        for (index, (got, want)) in zip(list, expected).enumerated() where got != want {
+            var cause = "Encode each message as it is, with Message's own Encodable."
+            if let seconds = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
+               abs(abs(seconds - wanted) - Self.secondsFrom1970To2001) < 1 {
+                cause = """
+                    Its timestamp is off by exactly the 31 years between 1970 and 2001: Message's own Encodable (and \
+                    the data in Firebase) counts seconds since 2001, not since 1970.
+                    """
+            }
+            throw fail("""
+                encode(to:) wrote message \(index) as \(got.description); the thread's message \(index) encodes \
+                itself as \(want.description). \(cause) See LESSONS.md §3.4.
+                """, file: file, line: line)
+        }
     }
 
-    /// PUTs `thread`, as encode(to:) writes it, at its identifier, then GETs it back.
-    func putAndGet(_ thread: MessageThread, on emulator: FirebaseEmulator,
-                   file: StaticString = #filePath, line: UInt = #line) throws -> (data: Data, json: JSONValue) {
-        let (body, json) = try encodeThread(thread, file: file, line: line)
-        if let problem = Self.shapeProblem(of: json, for: thread) {
-            throw fail(problem, file: file, line: line)
-        }
+    /// Fields of `read` (a thread's JSON as Firebase returned it), read without the learner's code, against `thread`.
+    func assertSameThread(_ read: JSONValue, as thread: MessageThread, source: String,
+                          file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(read["title"].stringValue, thread.title, "\(source) has the title \(read["title"].description); the thread's is \"\(thread.title)\". See LESSONS.md §3.4.", file: file, line: line)
+        XCTAssertEqual(read["identifier"].stringValue, thread.identifier, "\(source) has the identifier \(read["identifier"].description); the thread's is \"\(thread.identifier)\". See LESSONS.md §3.4.", file: file, line: line)
+        let messages = (read["messages"].arrayValue ?? []).map(Self.referenceMessage)
+        XCTAssertTrue(messages == thread.messages.map { Optional($0) }, """
+            \(source) holds the messages \(Self.shortJSON(read["messages"])); the thread's are \
+            \(Self.timeline(thread.messages)), in that order. See LESSONS.md §3.4.
+            """, file: file, line: line)
+    }
+
+    /// PUTs what encode(to:) wrote for `thread` at its identifier in a fresh emulator, then GETs it back.
+    func storeAndReadBack(_ thread: MessageThread, file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+        let (body, _) = try encodeThread(thread, file: file, line: line)
+        let emulator = FirebaseEmulator()
+        defer { emulator.invalidate() }
         let url = emulator.baseURL.appendingPathComponent(thread.identifier).appendingPathExtension("json")
         var put = URLRequest(url: url)
         put.httpMethod = "PUT"
@@ -171,13 +186,14 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         guard stored.statusCode == 200 else {
             throw fail("""
                 Firebase (the emulator) refused a PUT of what encode(to:) wrote, with \(stored.statusCode) \
-                \(oneLine(stored.bodyText ?? "")). The body: \(Self.shortJSON(json)). See LESSONS.md §3.4.
+                \(oneLine(stored.bodyText ?? "")). The body: \(String(decoding: body.prefix(300), as: UTF8.self)). \
+                See LESSONS.md §3.4.
                 """, file: file, line: line)
         }
         let got = emulator.handle(URLRequest(url: url))
         guard got.statusCode == 200, let read = got.bodyJSON else {
-            throw fail("GET of the stored thread failed: \(got.statusCode) \(got.bodyText ?? ""). See LESSONS.md §3.4.", file: file, line: line)
+            throw fail("setup: GET of the stored thread failed: \(got.statusCode) \(got.bodyText ?? "").", file: file, line: line)
         }
-        return (got.body, read)
+        return read
     }
 }

@@ -4,130 +4,151 @@ import FirebaseEmulator
 import LabTestSupport
 import Lesson3
 
-/// Exercise 3.3: `MessageThread.init(from:)` reads a thread as Firebase stores it: messages keyed by push IDs, or an
-/// array after a PUT, or no `messages` key at all; sorted by timestamp.
+/// Exercise 3.3: `MessageThread.init(from:)` reads a thread as Firebase returns it: messages keyed by push IDs, an
+/// array after a PUT, both kinds of keys after a PUT and a POST, or no `messages` key at all; oldest first. Bad data
+/// throws. These tests never call encode(to:).
+///
+/// Ordered from the most basic behaviour to the most specific: the order to fix them in.
 final class InitFromDecoderTests: Lesson3TestCase {
     let exercise = Lesson3TestCase.initFrom
 
-    func test_initFrom_decodesTheSampleThreadsTitleAndIdentifier() throws {
-        let thread = try decodeThread("lesson3/thread-sample.json")
+    func test_initFrom_readsTheTitleAndIdentifier() throws {
+        let (thread, _, _) = try decodeThread("lesson3/thread-sample.json")
         XCTAssertEqual(thread.title, "REST APIs", """
-            init(from:) decoded the sample thread's title as \(thread.title.debugDescription); the JSON says "REST APIs". \
-            Decode it with `container.decode(String.self, forKey: .title)`. See LESSONS.md §3.3.
+            init(from:) read the sample thread's title as \(thread.title.debugDescription); the JSON says "REST APIs"\
+            \(thread.title == Self.sampleThreadID ? " (what it read is the identifier)" : ""). Read the key "title" as a \
+            String. See LESSONS.md §3.3.
             """)
         XCTAssertEqual(thread.identifier, Self.sampleThreadID, """
-            init(from:) decoded the sample thread's identifier as \(thread.identifier.debugDescription); the JSON says \
-            "\(Self.sampleThreadID)". Decode it with `container.decode(String.self, forKey: .identifier)`. \
-            See LESSONS.md §3.3.
+            init(from:) read the sample thread's identifier as \(thread.identifier.debugDescription); the JSON says \
+            "\(Self.sampleThreadID)"\(thread.identifier == "REST APIs" ? " (what it read is the title)" : ""). Read \
+            the key "identifier" as a String. See LESSONS.md §3.3.
             """)
     }
 
-    func test_initFrom_decodesOneMessageKeyedByAPushID_intoTheMessagesArray() throws {
-        let thread = try decodeThread("lesson3/thread-sample.json")
-        guard thread.messages.count == 1, let message = thread.messages.first else {
-            throw fail("""
-                The sample thread holds one message, under the push ID "\(Self.sampleMessageID)"; init(from:) decoded \
-                \(thread.messages.count). Decode `messages` as [String: Message] and keep its values: \
-                `Array(byPushID.values)`. See LESSONS.md §3.3.
-                """)
-        }
-        let expected = MessageThread.Message(text: "This is a test to make sure the API works!", sender: "Spencer",
-                                             timestamp: Date(timeIntervalSinceReferenceDate: 5.55405872056162E8))
-        XCTAssertEqual(message, expected, """
-            init(from:) decoded the sample message as (text: \(message.text.debugDescription), sender: \
-            \(message.sender.debugDescription), timestamp: \(message.timestamp.timeIntervalSinceReferenceDate)); the \
-            JSON says (text: "This is a test to make sure the API works!", sender: "Spencer", timestamp: \
-            5.55405872056162E8 seconds since 2001). Let Message's own Decodable read each message. See LESSONS.md §3.3.
+    func test_initFrom_readsOneMessageKeyedByAPushID() throws {
+        let (thread, json, log) = try decodeThread("lesson3/thread-sample.json")
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-sample.json (one message, under the push ID \"\(Self.sampleMessageID)\")", log: log)
+    }
+
+    func test_initFrom_threadWithoutAMessagesKey_hasNoMessages() throws {
+        let (thread, _, _) = try decodeThread("lesson3/thread-new.json")
+        XCTAssertEqual(thread.messages.count, 0, """
+            Fixtures/lesson3/thread-new.json has no `messages` key, so the thread has no messages; init(from:) read \
+            \(thread.messages.count). When `decodeIfPresent` gives nil, the list is empty. See LESSONS.md §3.3.
             """)
     }
 
-    func test_initFrom_decodesANewThreadWithoutAMessagesKey_asNoMessages() throws {
-        let thread = try decodeThread("lesson3/thread-new.json")
-        XCTAssertEqual(thread.title, "Brand new thread", "init(from:) decoded the new thread's title wrongly. See LESSONS.md §3.3.")
-        XCTAssertEqual(thread.messages, [], """
-            A new thread has no `messages` key, so it has no messages; init(from:) decoded \(thread.messages.count). \
-            When decodeIfPresent gives nil, use an empty array. See LESSONS.md §3.3.
-            """)
+    func test_initFrom_readsTwelveMessagesKeyedByPushIDs_oldestFirst() throws {
+        let (thread, json, log) = try decodeThread("lesson3/thread-many-messages.json")
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-many-messages.json", log: log)
     }
 
-    func test_initFrom_decodesManyMessagesKeyedByPushIDs_oldestFirst() throws {
-        let path = "lesson3/thread-many-messages.json"
-        let thread = try decodeThread(path)
-        try assertSameThread(thread, as: try Fixtures.json(path), decoding: "Fixtures/\(path)")
+    func test_initFrom_readsMessagesThatAPUTStoredAsAnArray_oldestFirst() throws {
+        let (thread, json, log) = try decodeThread("lesson3/thread-messages-array.json")
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-messages-array.json", log: log)
+    }
+
+    func test_initFrom_readsMessagesKeyedByIndexesAndPushIDs_oldestFirst() throws {
+        let (thread, json, log) = try decodeThread("lesson3/thread-put-then-posted.json")
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-put-then-posted.json (keys 0 to 7 from a PUT, then four POSTs)", log: log)
     }
 
     func test_initFrom_keepsUnicodeAndEmojiExactly() throws {
         let path = "lesson3/thread-unicode.json"
-        let thread = try decodeThread(path)
+        let (thread, json, log) = try decodeThread(path)
         XCTAssertEqual(thread.title, "Unicode ☕️ — 日本語 🧵", """
-            init(from:) decoded the title \(thread.title.debugDescription); the JSON says "Unicode ☕️ — 日本語 🧵". \
-            JSON strings are Unicode: decode them as String and change nothing. See LESSONS.md §3.3.
+            init(from:) read the title \(thread.title.debugDescription); the JSON says "Unicode ☕️ — 日本語 🧵". \
+            JSON strings are Unicode: read them as String and change nothing. See LESSONS.md §3.3.
             """)
-        try assertSameThread(thread, as: try Fixtures.json(path), decoding: "Fixtures/\(path)")
-        let decomposed = thread.messages.first { $0.sender == "Renée" }?.text.unicodeScalars.map(\.value) ?? []
-        XCTAssertTrue(decomposed.contains(0x0301), """
-            Renée's message ends with "e" + U+0301 (a combining accent); init(from:) lost the U+0301. Keep the text \
+        try assertMessages(thread.messages, of: json, source: "Fixtures/\(path)", log: log, checkingOrder: false)
+        let scalars = thread.messages.first { $0.sender == "Renée" }?.text.unicodeScalars.map(\.value) ?? []
+        XCTAssertTrue(scalars.contains(0x0301), """
+            Renée's message has an "e" followed by U+0301 (a combining accent); the text init(from:) read has no \
+            U+0301 (Swift's == calls the two spellings equal, so this is checked scalar by scalar). Keep the text \
             exactly as decoded. See LESSONS.md §3.3.
             """)
     }
 
-    func test_initFrom_decodesMessagesThatAPUTStoredAsAnArray_oldestFirst() throws {
-        let path = "lesson3/thread-messages-array.json"
-        let thread = try decodeThread(path)
-        try assertSameThread(thread, as: try Fixtures.json(path), decoding: "Fixtures/\(path)")
-    }
-
     func test_initFrom_threadWithoutATitle_throwsKeyNotFoundForTitle() throws {
-        let path = "Fixtures/lesson3/thread-missing-title.json"
-        let data = try Fixtures.data("lesson3/thread-missing-title.json")
-        let json = try Fixtures.json("lesson3/thread-missing-title.json")
-        let thread: MessageThread
-        do {
-            thread = try JSONDecoder().decode(MessageThread.self, from: data)
-        } catch DecodingError.keyNotFound(let key, _) where key.stringValue == "title" {
-            return  // what a caller needs to learn: the data is bad, and which key is missing
-        } catch DecodingError.keyNotFound(let key, _) where key.stringValue.lowercased() == "title" {
-            throw fail("""
-                init(from:) threw keyNotFound for "\(key.stringValue)", not "title": a CodingKeys case's raw value must \
-                be exactly the JSON key, "title". See LESSONS.md §3.3.
-                """)
-        } catch let error as DecodingError {
-            throw fail("""
-                Fixtures/lesson3/thread-missing-title.json has no "title"; init(from:) should throw \
-                DecodingError.keyNotFound for the key "title" (what `container.decode(String.self, forKey: .title)` \
-                throws), but instead: \(Self.explain(error, in: json, source: path, threadDepth: 0))
-                """)
-        } catch {
-            throw fail("""
-                Fixtures/lesson3/thread-missing-title.json has no "title"; init(from:) should throw \
-                DecodingError.keyNotFound for "title", but it threw \(oneLine(error)). See LESSONS.md §3.3.
-                """)
-        }
-        throw fail("""
-            init(from:) decoded a thread that has no "title" without an error (its title: \
-            \(thread.title.debugDescription)). A thread without a title is bad data: use `decode`, not \
-            `decodeIfPresent` with a default, for title and identifier, so the caller gets DecodingError.keyNotFound \
-            naming "title". Only `messages` may be missing. See LESSONS.md §3.3.
-            """)
+        try assertThrowsKeyNotFound(for: "title", decoding: "lesson3/thread-missing-title.json")
     }
 
-    func test_initFrom_decodesTheSampleDatabase_asThreadsByIdentifier() throws {
-        let path = "databases/message-board-sample.json"
-        let threads = try decode([String: MessageThread].self, fixture: path, threadDepth: 1)
-        XCTAssertEqual(threads.keys.sorted(), [Self.sampleThreadID], "The sample database holds one thread, \(Self.sampleThreadID). See LESSONS.md §3.3.")
-        let thread = try XCTUnwrap(threads[Self.sampleThreadID])
-        XCTAssertEqual(thread.title, "REST APIs", "The sample database's thread decoded with the wrong title. See LESSONS.md §3.3.")
-        XCTAssertEqual(thread.messages.map(\.sender), ["Spencer"], "The sample database's thread holds one message, from Spencer. See LESSONS.md §3.3.")
+    func test_initFrom_threadWithoutAnIdentifier_throwsKeyNotFoundForIdentifier() throws {
+        try assertThrowsKeyNotFound(for: "identifier", decoding: "lesson3/thread-missing-identifier.json")
+    }
+
+    func test_initFrom_aMessageThatDoesNotDecode_throwsInsteadOfHidingIt() throws {
+        let path = "lesson3/thread-message-without-timestamp.json"
+        let (data, _) = try fixture(path)
+        let (result, log) = Self.attemptDecoding(data)
+        guard case .success(let thread) = result else {
+            return  // any error: the caller learns that this data is bad (a stub's NotImplemented is "not started")
+        }
+        let swallowed = log.callsThatThrew.compactMap { call in call.error.map { "\(call.description) threw \(Self.summary($0))" } }
+        throw fail("""
+            Fixtures/\(path) has a message without "timestamp" (bad data from a buggy client); init(from:) should \
+            throw, as Message's own Decodable does, but it returned a thread with \(thread.messages.count) \
+            message(s)\(swallowed.isEmpty ? "" : ": \(swallowed.joined(separator: "; ")), and init(from:) carried on — a `try?` (or a `catch`) swallowed the error"). \
+            Let an error in the messages reach the caller: only a missing `messages` key means no messages. \
+            See LESSONS.md §3.3.
+            """)
     }
 
     func test_initFrom_decodesAWholeDatabase_everyShapeOfThread() throws {
         let path = "lesson3/message-board.json"
-        let threads = try decode([String: MessageThread].self, fixture: path, threadDepth: 1)
-        let database = try XCTUnwrap(try Fixtures.json(path).objectValue)
+        let (threads, json) = try decode([String: MessageThread].self, fixture: path, threadDepth: 1)
+        guard let database = json.objectValue else { throw fail("setup: Fixtures/\(path) is not a JSON object.") }
         XCTAssertEqual(threads.keys.sorted(), database.keys.sorted(), "Decoding Fixtures/\(path) as [String: MessageThread] should give one thread per key. See LESSONS.md §3.3.")
-        for (key, json) in database.sorted(by: { $0.key < $1.key }) {
+        for (key, threadJSON) in database.sorted(by: { $0.key < $1.key }) {
             guard let thread = threads[key] else { continue }
-            try assertSameThread(thread, as: json, decoding: "the thread \(key) in Fixtures/\(path)")
+            let source = "the thread \(key) in Fixtures/\(path)"
+            XCTAssertEqual(thread.title, threadJSON["title"].stringValue, "init(from:) read the wrong title from \(source). See LESSONS.md §3.3.")
+            XCTAssertEqual(thread.identifier, threadJSON["identifier"].stringValue, "init(from:) read the wrong identifier from \(source). See LESSONS.md §3.3.")
+            try assertMessages(thread.messages, of: threadJSON, source: source, log: nil)
         }
+    }
+
+    // MARK: Helpers
+
+    /// Decoding `Fixtures/<path>`, which lacks `key`, must throw DecodingError.keyNotFound for that key.
+    func assertThrowsKeyNotFound(for key: String, decoding path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (data, json) = try fixture(path, file: file, line: line)
+        let (result, log) = Self.attemptDecoding(data)
+        let thread: MessageThread
+        switch result {
+        case .failure(DecodingError.keyNotFound(let missing, let context)) where missing.stringValue == key && context.codingPath.isEmpty:
+            return  // what a caller needs to learn: the data is bad, and which key is missing
+        case .failure(let error as DecodingError):
+            throw fail("""
+                Fixtures/\(path) has no "\(key)"; init(from:) should throw DecodingError.keyNotFound for "\(key)" \
+                (what `decode` throws for a missing key), but instead: \
+                \(Self.explain(error, in: json, source: "Fixtures/\(path)", threadDepth: 0, log: log))
+                """, file: file, line: line)
+        case .failure(let error):
+            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
+            throw fail("""
+                Fixtures/\(path) has no "\(key)"; init(from:) should throw DecodingError.keyNotFound for "\(key)", \
+                but it threw \(oneLine(error)). See LESSONS.md §3.3.
+                """, file: file, line: line)
+        case .success(let decoded):
+            thread = decoded
+        }
+        let value = key == "title" ? thread.title : thread.identifier
+        let article = key == "title" ? "a" : "an"
+        let calls = log.calls(forKey: key)
+        var cause = ""
+        if let call = calls.first(where: { $0.error != nil }), let error = call.error {
+            cause = " \(call.description) threw \(Self.summary(error)), and init(from:) carried on with a value of its own: a `try?` (or a `catch`) swallowed the error."
+        } else if let call = calls.first(where: { $0.method == "decodeIfPresent" }) {
+            cause = " It read \"\(key)\" with \(call.description), which gives nil for a missing key, and put a value of its own in its place."
+        } else if calls.isEmpty {
+            cause = " It never asked its container for \"\(key)\" (it asked for: \(log.keysAskedFor.map { "\"\($0)\"" }.joined(separator: ", ")))."
+        }
+        throw fail("""
+            init(from:) decoded a thread that has no "\(key)" without an error (its \(key): \(value.debugDescription)).\
+            \(cause) A thread without \(article) \(key) is bad data: read it with `decode`, so the caller gets \
+            DecodingError.keyNotFound naming "\(key)". Only `messages` may be missing. See LESSONS.md §3.3.
+            """, file: file, line: line)
     }
 }

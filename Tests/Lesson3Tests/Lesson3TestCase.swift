@@ -4,54 +4,97 @@ import FirebaseEmulator
 import LabTestSupport
 import Lesson3
 
-/// Lesson 3's tests share this: decoding fixtures and encoding threads through the learner's `init(from:)` and
-/// `encode(to:)`, and turning a `DecodingError` into words that name the likely mistake.
+/// Lesson 3's tests share this: fixtures decoded through the learner's `init(from:)` (with a `DecoderLog` of what it
+/// asked for), a reference reading of the same JSON that uses none of the learner's code, and threads encoded through
+/// the learner's `encode(to:)`.
+///
+/// The two exercises are judged apart: `InitFromDecoderTests` never calls encode(to:), and `EncodeToEncoderTests`
+/// never calls init(from:) — it reads what encode wrote as JSON, directly or as the emulator stored it.
 class Lesson3TestCase: LabTestCase {
     static let initFrom = Exercise("MessageThread.init(from:)", section: "3.3")
     static let encodeTo = Exercise("MessageThread.encode(to:)", section: "3.4")
     /// The original course's sample thread (Fixtures/lesson3/thread-sample.json).
     static let sampleThreadID = "695398C4-498C-40A8-AA76-CB2B20DFD9FA"
     static let sampleMessageID = "-LJNQ2zNeL4bwG1qpwYB"
+    /// Swift's reference date (2001) minus the Unix epoch (1970), in seconds.
+    static let secondsFrom1970To2001 = 978_307_200.0
 
-    // MARK: Decoding
+    // MARK: Fixtures
 
-    /// `Fixtures/<path>` decoded as a thread with the learner's `init(from:)`; stops the test with an explanation
-    /// when it throws.
-    func decodeThread(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> MessageThread {
-        try decode(MessageThread.self, fixture: path, threadDepth: 0, file: file, line: line)
-    }
-
-    /// `Fixtures/<path>` decoded as `type`. `threadDepth` is how deep in the JSON the threads sit (0: the file is one
-    /// thread; 1: it is a database, threads keyed by identifier), to read the coding path of an error.
-    func decode<T: Decodable>(_ type: T.Type, fixture path: String, threadDepth: Int,
-                              file: StaticString = #filePath, line: UInt = #line) throws -> T {
-        let data = try Fixtures.data(path)
-        let json = try Fixtures.json(path)
-        return try decode(type, from: data, json: json, source: "Fixtures/\(path)", threadDepth: threadDepth, file: file, line: line)
-    }
-
-    /// `data` (whose parsed form is `json`) decoded as `type` with a plain JSONDecoder, as an app would.
-    /// `writtenByEncode`: the JSON came from the learner's encode(to:) (perhaps via the emulator), so a missing
-    /// title or identifier is encode's fault, not init(from:)'s.
-    func decode<T: Decodable>(_ type: T.Type, from data: Data, json: JSONValue, source: String, threadDepth: Int,
-                              writtenByEncode: Bool = false,
-                              file: StaticString = #filePath, line: UInt = #line) throws -> T {
+    /// `Fixtures/<path>`'s bytes and JSON; a missing or broken file stops the test with a "setup:" message.
+    func fixture(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> (data: Data, json: JSONValue) {
         do {
-            return try JSONDecoder().decode(type, from: data)
-        } catch let error as DecodingError {
-            throw fail(Self.explain(error, in: json, source: source, threadDepth: threadDepth, writtenByEncode: writtenByEncode),
-                       file: file, line: line)
+            return (try Fixtures.data(path), try Fixtures.json(path))
         } catch {
-            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
-            throw fail("MessageThread.init(from:) threw \(oneLine(error)) while decoding \(source). See LESSONS.md §3.3.",
+            throw fail("setup: could not load the kit's fixture: \(oneLine(error)). This is the kit's problem, not your code's.",
                        file: file, line: line)
         }
     }
 
-    /// What a `DecodingError` from the learner's `init(from:)` most likely means, in one line.
-    static func explain(_ error: DecodingError, in json: JSONValue, source: String, threadDepth: Int,
-                        writtenByEncode: Bool = false) -> String {
+    // MARK: Decoding with the learner's init(from:)
+
+    /// `data` decoded as one thread by a plain JSONDecoder, whose decoder reaches the learner's `init(from:)` through
+    /// a `SpyDecoder`; never fails the test.
+    static func attemptDecoding(_ data: Data) -> (result: Result<MessageThread, Error>, log: DecoderLog) {
+        let log = DecoderLog()
+        let decoder = JSONDecoder()
+        decoder.userInfo[DecoderLog.userInfoKey] = log
+        return (Result { try decoder.decode(LoggedThread.self, from: data).thread }, log)
+    }
+
+    /// A thread read from `Fixtures/<path>` with the learner's init(from:), the fixture's JSON and what init(from:)
+    /// asked for. Stops the test with the decoding error in words when init(from:) throws.
+    func decodeThread(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> (thread: MessageThread, json: JSONValue, log: DecoderLog) {
+        let (data, json) = try fixture(path, file: file, line: line)
+        let (result, log) = Self.attemptDecoding(data)
+        switch result {
+        case .success(let thread):
+            return (thread, json, log)
+        case .failure(let error as DecodingError):
+            throw fail(Self.explain(error, in: json, source: "Fixtures/\(path)", threadDepth: 0, log: log), file: file, line: line)
+        case .failure(let error):
+            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
+            throw fail("init(from:) threw \(oneLine(error)) decoding Fixtures/\(path); a Decodable throws DecodingError, or nothing. See LESSONS.md §3.3.",
+                       file: file, line: line)
+        }
+    }
+
+    /// `Fixtures/<path>` decoded as `type` with a plain JSONDecoder (no log: the learner's init(from:) gets the real
+    /// decoder). `threadDepth` is how deep in the JSON the threads sit (1: a database, threads keyed by identifier).
+    func decode<T: Decodable>(_ type: T.Type, fixture path: String, threadDepth: Int,
+                              file: StaticString = #filePath, line: UInt = #line) throws -> (value: T, json: JSONValue) {
+        let (data, json) = try fixture(path, file: file, line: line)
+        do {
+            return (try JSONDecoder().decode(type, from: data), json)
+        } catch let error as DecodingError {
+            throw fail(Self.explain(error, in: json, source: "Fixtures/\(path)", threadDepth: threadDepth, log: nil), file: file, line: line)
+        } catch {
+            throw fail("init(from:) threw \(oneLine(error)) decoding Fixtures/\(path). See LESSONS.md §3.3.", file: file, line: line)
+        }
+    }
+
+    /// What a `DecodingError` from the learner's `init(from:)` says, in one line; it names a cause only when the
+    /// error (its key, type and coding path), the JSON, or the log of calls shows it.
+    static func explain(_ error: DecodingError, in json: JSONValue, source: String, threadDepth: Int, log: DecoderLog?) -> String {
         let reference = "See LESSONS.md §3.3."
+        // The container kind is named as the cause only when the log shows that asking for it (or decoding the
+        // whole thread through it as one value) is what threw.
+        if log?.containers.first == "unkeyed" {
+            return """
+                init(from:) read the thread through an unkeyed container (for a JSON array) and threw \(summary(error)) \
+                decoding \(source). A thread is a JSON object with the keys title, identifier and messages: read it \
+                through a keyed container, `decoder.container(keyedBy: CodingKeys.self)`. \(reference)
+                """
+        }
+        if log?.containers.first == "singleValue",
+           let call = log?.calls.first(where: { $0.method == "singleValue.decode" && $0.error != nil }) {
+            return """
+                init(from:) read the whole thread as one \(call.type) through a single-value container, which threw \
+                \(summary(error)) decoding \(source). A thread is a JSON object whose values differ in type (strings, \
+                and messages): read it through a keyed container, `decoder.container(keyedBy: CodingKeys.self)`, one \
+                key at a time. \(reference)
+                """
+        }
         switch error {
         case .keyNotFound(let key, let context):
             let path = context.codingPath
@@ -59,32 +102,28 @@ class Lesson3TestCase: LabTestCase {
             let keys = holder.objectValue.map { $0.keys.sorted() } ?? []
             let location = describe(path)
             if path.count == threadDepth, key.stringValue == "messages" {
+                let call = log?.calls(forKey: "messages").last { $0.error != nil }
+                let asked = call.map { "init(from:) called \($0.description), which" } ?? "init(from:) asked for \"messages\" in a way that"
                 return """
-                    init(from:) threw keyNotFound for "messages" decoding \(source)\(location): this thread has no \
-                    `messages` key (its keys: \(keys.joined(separator: ", "))). A new thread has none — Firebase does not \
-                    store an empty list — so `decode` is the wrong call: use `decodeIfPresent` for messages and make \
-                    nil an empty array. \(reference)
+                    \(asked) throws keyNotFound when the key is missing, decoding \(source)\(location): this thread has \
+                    no `messages` key (its keys: \(keys.joined(separator: ", "))). A new thread has none — Firebase \
+                    stores no empty list — so read messages with `decodeIfPresent`, and make nil an empty list. \
+                    \(reference)
                     """
             }
-            if writtenByEncode, path.count == threadDepth, ["title", "identifier"].contains(key.stringValue) {
-                return """
-                    encode(to:) did not write the key "\(key.stringValue)", so init(from:) could not read it back \
-                    from \(source) (its keys: \(keys.joined(separator: ", "))). Encode title, identifier and \
-                    messages, each for its CodingKeys case. See LESSONS.md §3.4.
-                    """
-            }
-            if let near = keys.first(where: { $0.lowercased() == key.stringValue.lowercased() }) {
+            if let near = keys.first(where: { $0 != key.stringValue && $0.lowercased() == key.stringValue.lowercased() }) {
                 return """
                     init(from:) looked for the key "\(key.stringValue)" decoding \(source)\(location), but the JSON \
                     spells it "\(near)". A CodingKeys case's raw value must be exactly the JSON key: \
                     `case \(near)` (or `case x = "\(near)"`). \(reference)
                     """
             }
-            if path.count == threadDepth, !keys.isEmpty, keys.allSatisfy({ ["title", "identifier", "messages"].contains($0) }) {
+            if path.count == threadDepth, let object = holder.objectValue, object[key.stringValue] == nil,
+               !["title", "identifier"].contains(key.stringValue) {
                 return """
-                    init(from:) looked for the key "\(key.stringValue)" decoding \(source)\(location), but a thread's JSON \
-                    has the keys \(keys.joined(separator: ", ")). CodingKeys should be exactly title, identifier and \
-                    messages, with raw values that match the JSON. \(reference)
+                    init(from:) looked for the key "\(key.stringValue)" decoding \(source)\(location), but a thread's \
+                    JSON has the keys \(keys.joined(separator: ", ")): no "\(key.stringValue)". CodingKeys should be \
+                    exactly title, identifier and messages, with raw values that match the JSON. \(reference)
                     """
             }
             return """
@@ -94,43 +133,35 @@ class Lesson3TestCase: LabTestCase {
         case .typeMismatch(let type, let context):
             let path = context.codingPath
             let found = value(at: path, in: json)
-            let expectsArray = String(describing: type).hasPrefix("Array")
-            let expectsDictionary = String(describing: type).hasPrefix("Dictionary")
+            let typeName = String(describing: type)
             if path.count == threadDepth + 1, path.last?.stringValue == "messages" {
-                if expectsArray, let object = found.objectValue {
+                if typeName.hasPrefix("Array"), let object = found.objectValue {
+                    let keys = object.keys.sorted()
                     return """
-                        init(from:) decoded `messages` as [Message], but in \(source) they are an object keyed by push \
-                        IDs (\(object.keys.sorted().prefix(3).map { "\"\($0)\"" }.joined(separator: ", "))\
-                        \(object.count > 3 ? ", …" : "")): that is how Firebase stores messages POSTed one by one. \
-                        Decode [String: Message] and take its values (then fall back to [Message] for a PUT-written \
-                        array). \(reference)
+                        init(from:) asked for `messages` as an array, but in \(source) they are an object keyed by push \
+                        IDs (\(keys.prefix(3).map { "\"\($0)\"" }.joined(separator: ", "))\(keys.count > 3 ? ", …" : "")): \
+                        that is how Firebase stores messages POSTed one by one. An object decodes as a dictionary, \
+                        [String: Message], whose values are the messages. \(reference)
                         """
                 }
-                if expectsDictionary, found.arrayValue != nil {
+                if typeName.hasPrefix("Dictionary"), found.arrayValue != nil {
                     return """
-                        init(from:) decoded `messages` only as [String: Message], but in \(source) they are a JSON \
-                        array: what Firebase returns when a PUT stored them under the keys 0, 1, 2, … (its array \
-                        heuristic). When the dictionary does not decode, try [Message]. \(reference)
+                        init(from:) asked for `messages` only as a dictionary, but in \(source) they are a JSON array: \
+                        what Firebase returns when a PUT stored them under the keys 0, 1, 2, … (its array heuristic). \
+                        init(from:) must read both shapes: an array decodes as [Message]. \(reference)
                         """
                 }
             }
             if path.count == threadDepth, found.objectValue != nil {
-                if expectsArray {
-                    return """
-                        init(from:) asked for an unkeyed container (a JSON array) decoding \(source)\(describe(path)), \
-                        but a thread is a JSON object with the keys title, identifier and messages. Use the keyed \
-                        container: `let container = try decoder.container(keyedBy: CodingKeys.self)`. \(reference)
-                        """
-                }
+                let container = typeName.hasPrefix("Array") ? "an unkeyed container (a JSON array)" : "a single-value container (one \(typeName))"
                 return """
-                    init(from:) decoded the whole thread as one \(type) (a single-value container) decoding \
-                    \(source)\(describe(path)), but a thread is a JSON object with the keys title, identifier and \
-                    messages. Use the keyed container: `let container = try decoder.container(keyedBy: \
-                    CodingKeys.self)`. \(reference)
+                    init(from:) asked for \(container) decoding \(source)\(describe(path)), but a thread is a JSON \
+                    object with the keys title, identifier and messages: that is a keyed container, \
+                    `decoder.container(keyedBy: CodingKeys.self)`. \(reference)
                     """
             }
             return """
-                init(from:) expected \(type) decoding \(source)\(describe(path)), but the JSON there is \
+                init(from:) expected \(typeName) decoding \(source)\(describe(path)), but the JSON there is \
                 \(shortJSON(found)). \(oneLine(context.debugDescription)) \(reference)
                 """
         case .valueNotFound(let type, let context):
@@ -165,23 +196,49 @@ class Lesson3TestCase: LabTestCase {
         return text.count > 160 ? String(text.prefix(160)) + "…" : text
     }
 
-    // MARK: What a fixture says
-
-    /// The thread `json` holds, read without the learner's code: messages from an object or an array, oldest first
-    /// (or, with `keepingArrayOrder`, an array's messages in the array's order).
-    static func expectedThread(_ json: JSONValue, keepingArrayOrder: Bool = false) -> MessageThread {
-        let children = json["messages"].objectValue.map { Array($0.values) } ?? json["messages"].arrayValue ?? []
-        let messages = children.compactMap { child -> MessageThread.Message? in
-            guard let text = child["text"].stringValue, let sender = child["sender"].stringValue,
-                let seconds = child["timestamp"].numberValue else { return nil }
-            return MessageThread.Message(text: text, sender: sender, timestamp: Date(timeIntervalSinceReferenceDate: seconds))
+    /// "keyNotFound for "title"" / "typeMismatch (expected Array<Any>) at messages", short.
+    static func summary(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context): return "keyNotFound for \"\(key.stringValue)\"\(describe(context.codingPath))"
+        case DecodingError.typeMismatch(let type, let context): return "typeMismatch (expected \(type))\(describe(context.codingPath))"
+        case DecodingError.valueNotFound(let type, let context): return "valueNotFound (\(type))\(describe(context.codingPath))"
+        case DecodingError.dataCorrupted(let context): return "dataCorrupted\(describe(context.codingPath))"
+        default: return oneLine(error)
         }
-        let inOrder = keepingArrayOrder && json["messages"].arrayValue != nil
-        return MessageThread(title: json["title"].stringValue ?? "", identifier: json["identifier"].stringValue ?? "",
-                             messages: inOrder ? messages : messages.sorted { $0.timestamp < $1.timestamp })
     }
 
-    /// "Ada 16:03:05.007" per message, to show an order in a message.
+    // MARK: The reference reading (none of the learner's code)
+
+    /// One message read from its JSON object, or nil when it lacks a field.
+    static func referenceMessage(_ json: JSONValue) -> MessageThread.Message? {
+        guard let text = json["text"].stringValue, let sender = json["sender"].stringValue,
+              let seconds = json["timestamp"].numberValue else { return nil }
+        return MessageThread.Message(text: text, sender: sender, timestamp: Date(timeIntervalSinceReferenceDate: seconds))
+    }
+
+    /// The messages a thread's JSON holds, oldest first: from an object (keyed by push IDs, or by 0, 1, 2 and push
+    /// IDs) or an array; none when `messages` is missing.
+    static func referenceMessages(_ thread: JSONValue) -> [MessageThread.Message] {
+        let children = thread["messages"].objectValue.map { Array($0.values) } ?? thread["messages"].arrayValue ?? []
+        return children.compactMap(referenceMessage).sorted { $0.timestamp < $1.timestamp }
+    }
+
+    /// What Firebase stores for a `messages` value a client writes, as a list in order: an array as it is; an
+    /// object keyed exactly "0", "1", … as the array Firebase reads back (its array heuristic); null, `[]` and `{}`
+    /// as nothing (Firebase stores no empty list). Nil for an object with other keys, or a value that is no list.
+    static func messagesAsFirebaseStoresThem(_ value: JSONValue) -> [JSONValue]? {
+        switch value {
+        case .array(let array): return array
+        case .null: return []
+        case .object(let object):
+            let indexes = (0..<object.count).map(String.init)
+            guard Set(object.keys) == Set(indexes) else { return nil }
+            return indexes.compactMap { object[$0] }
+        default: return nil
+        }
+    }
+
+    /// "Ada 2018-08-08 07:24:32.056" per message, to show an order in a message.
     static func timeline(_ messages: [MessageThread.Message]) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -190,80 +247,104 @@ class Lesson3TestCase: LabTestCase {
         return "[" + messages.map { "\($0.sender) \(formatter.string(from: $0.timestamp))" }.joined(separator: ", ") + "]"
     }
 
-    /// Checks `actual` against the thread `json` holds, field by field, with messages that say which part is wrong
-    /// and why.
-    func assertSameThread(_ actual: MessageThread, as json: JSONValue, decoding source: String,
-                          file: StaticString = #filePath, line: UInt = #line) throws {
+    static func describe(_ message: MessageThread.Message) -> String {
+        "(text: \(message.text.debugDescription), sender: \(message.sender.debugDescription), timestamp: \(message.timestamp.timeIntervalSinceReferenceDate))"
+    }
+
+    // MARK: Checking what init(from:) read
+
+    /// Checks that `actual` are the messages of the thread `json`, every field, oldest first (the order only with
+    /// `checkingOrder`: a test about something else must not fail, by luck or not, on a dictionary's order). Each
+    /// failure says what differs, and names a cause only when it checked it (with `log`, what init(from:) asked for).
+    func assertMessages(_ actual: [MessageThread.Message], of json: JSONValue, source: String, log: DecoderLog?,
+                        checkingOrder: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
         let reference = "See LESSONS.md §3.3."
-        let expected = Self.expectedThread(json)
+        let expected = Self.referenceMessages(json)
         let shape: String
         switch json["messages"] {
-        case .object: shape = "Here `messages` is an object keyed by push IDs: decode [String: Message] and take its values."
-        case .array: shape = "Here `messages` is a JSON array (as Firebase returns messages that a PUT stored under 0, 1, 2, …): when the dictionary does not decode, decode [Message]."
-        default: shape = "Here there is no `messages` key: decodeIfPresent gives nil, which means no messages."
+        case .object(let object):
+            shape = object.keys.allSatisfy({ $0.hasPrefix("-") })
+                ? "Here `messages` is an object keyed by push IDs: a dictionary, [String: Message]."
+                : "Here `messages` is an object keyed \(object.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")) (a PUT array, then POSTs): a dictionary, [String: Message]."
+        case .array: shape = "Here `messages` is a JSON array (as Firebase returns messages that a PUT stored under 0, 1, 2, …): [Message]."
+        default: shape = "Here there is no `messages` key."
         }
-        XCTAssertEqual(actual.title, expected.title, "init(from:) decoded the wrong title from \(source). Decode the key \"title\" as a String. \(reference)", file: file, line: line)
-        XCTAssertEqual(actual.identifier, expected.identifier, "init(from:) decoded the wrong identifier from \(source). Decode the key \"identifier\" as a String. \(reference)", file: file, line: line)
-        guard actual.messages.count == expected.messages.count else {
+        guard actual.count == expected.count else {
+            var cause = ""
+            if actual.isEmpty, let log = log {
+                if !log.keysAskedFor.contains("messages") {
+                    let others = log.keysAskedFor.filter { !["title", "identifier"].contains($0) }
+                    cause = """
+                         init(from:) never asked its container for the key "messages" (it asked for: \
+                        \(log.keysAskedFor.map { "\"\($0)\"" }.joined(separator: ", ")))\
+                        \(others.isEmpty ? ": read the messages from the key \"messages\"." : ": a CodingKeys case's raw value must be exactly the JSON key, \"messages\".")
+                        """
+                } else if let kept = log.calls(forKey: "messages").first(where: { ($0.count ?? 0) > 0 }), let count = kept.count {
+                    cause = " \(kept.description) gave \(count) message(s), but init(from:) kept none of them."
+                } else if log.calls(forKey: "messages").allSatisfy({ $0.error != nil }),
+                          let swallowed = log.calls(forKey: "messages").last, let error = swallowed.error {
+                    cause = """
+                         \(swallowed.description) threw \(Self.summary(error)), and init(from:) carried on with no \
+                        messages: a `try?` (or a `catch`) turned that error into an empty list.
+                        """
+                }
+            }
             throw fail("""
-                init(from:) decoded \(actual.messages.count) message(s) from \(source); the JSON holds \
-                \(expected.messages.count). \(shape) \(reference)
+                init(from:) read \(actual.count) message(s) from \(source); the JSON holds \(expected.count).\(cause) \
+                \(shape) \(reference)
                 """, file: file, line: line)
         }
-        let sortedActual = actual.messages.sorted { $0.timestamp < $1.timestamp }
-        if sortedActual == expected.messages, actual.messages != expected.messages {
-            throw fail("""
-                init(from:) decoded the right messages from \(source) but not in chronological order: \
-                \(Self.timeline(actual.messages)); expected oldest first: \(Self.timeline(expected.messages)). \
-                A dictionary (and a JSON object) has no order, so sort them: \
-                `.sorted { $0.timestamp < $1.timestamp }` — after either shape, object or array. \(reference)
-                """, file: file, line: line)
+        let inTimeOrder = actual.sorted { $0.timestamp < $1.timestamp }
+        if inTimeOrder != expected {
+            // A field is wrong: show the first expected message that was not read exactly, next to what was read.
+            for (index, want) in expected.enumerated() where !actual.contains(want) {
+                let got = actual.first { $0.text == want.text && $0.sender == want.sender }
+                    ?? actual.first { $0.timestamp == want.timestamp }
+                    ?? inTimeOrder[index]
+                var cause = "Let Message's own Decodable read each message, and keep it as it is."
+                let shift = got.timestamp.timeIntervalSinceReferenceDate - want.timestamp.timeIntervalSinceReferenceDate
+                if got.text == want.text, got.sender == want.sender, abs(abs(shift) - Self.secondsFrom1970To2001) < 1 {
+                    cause = """
+                        The timestamp is off by exactly the 31 years between 1970 and 2001: the JSON number is seconds \
+                        since 2001 (what Date's own Decodable reads with JSONDecoder's default strategy), not since 1970.
+                        """
+                }
+                throw fail("""
+                    init(from:) read a message from \(source) as \(Self.describe(got)); the JSON says \
+                    \(Self.describe(want)). \(cause) \(reference)
+                    """, file: file, line: line)
+            }
         }
-        for (index, (got, want)) in zip(actual.messages, expected.messages).enumerated() where got != want {
-            throw fail("""
-                init(from:) decoded message \(index) from \(source) as (text: \(got.text.debugDescription), sender: \
-                \(got.sender.debugDescription), timestamp: \(got.timestamp.timeIntervalSinceReferenceDate)); the JSON \
-                says (text: \(want.text.debugDescription), sender: \(want.sender.debugDescription), timestamp: \
-                \(want.timestamp.timeIntervalSinceReferenceDate)). Decode each message with Message's own Decodable \
-                and keep it as it is. \(reference)
-                """, file: file, line: line)
-        }
-    }
-
-    // MARK: Encoding
-
-    /// What is wrong with the shape of a thread's JSON that encode(to:) wrote, or nil when it is a JSON object with the
-    /// keys title, identifier and messages (messages may be left out when `thread` has none).
-    static func shapeProblem(of json: JSONValue, for thread: MessageThread) -> String? {
-        guard let object = json.objectValue else {
-            return """
-                encode(to:) wrote \(shortJSON(json)), not a JSON object. A thread is an object with the keys title, \
-                identifier and messages: use `encoder.container(keyedBy: CodingKeys.self)`, not a single-value or \
-                unkeyed container. See LESSONS.md §3.4.
+        guard checkingOrder, actual != expected else { return }
+        var cause = "A dictionary (and a JSON object) has no order: sort the messages by timestamp, oldest first, whichever shape they came in."
+        if actual == expected.reversed() {
+            cause = "That is newest first: sort in ascending order of timestamp."
+        } else if let array = json["messages"].arrayValue, actual == array.compactMap(Self.referenceMessage) {
+            cause = "That is the array's own order, which need not be chronological (another app PUT it): sort after reading either shape, array or object."
+        } else if let object = json["messages"].objectValue,
+                  actual == object.sorted(by: { $0.key < $1.key }).compactMap({ Self.referenceMessage($0.value) }) {
+            cause = """
+                That is the order of their keys (\(object.keys.sorted().joined(separator: ", "))): push IDs sort by \
+                the time of the POST, but the keys 0, 1, 2 of a PUT sort after a push ID's "-". Sort by timestamp, \
+                which every message has.
                 """
         }
-        let keys = Set(object.keys)
-        var expected: Set = ["title", "identifier", "messages"]
-        if thread.messages.isEmpty, !keys.contains("messages") { expected.remove("messages") }
-        guard keys == expected else {
-            return """
-                encode(to:) wrote the keys \(keys.sorted()); a thread's JSON has exactly title, identifier and \
-                messages. Missing: \(expected.subtracting(keys).sorted()); not expected: \
-                \(keys.subtracting(expected).sorted()). Encode each property for its CodingKeys case, whose raw value \
-                must be exactly the JSON key. See LESSONS.md §3.4.
-                """
-        }
-        return nil
+        throw fail("""
+            init(from:) read the right messages from \(source) but not oldest first: \(Self.timeline(actual)); \
+            expected \(Self.timeline(expected)). \(cause) \(reference)
+            """, file: file, line: line)
     }
 
-    /// `thread` encoded with a plain JSONEncoder through the learner's `encode(to:)`, as JSON.
+    // MARK: Encoding with the learner's encode(to:)
+
+    /// `thread` encoded with a plain JSONEncoder through the learner's `encode(to:)`, as bytes and JSON.
     func encodeThread(_ thread: MessageThread, file: StaticString = #filePath, line: UInt = #line) throws -> (data: Data, json: JSONValue) {
         let data: Data
         do {
             data = try JSONEncoder().encode(thread)
         } catch {
             // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
-            throw fail("MessageThread.encode(to:) threw \(oneLine(error)). It should write the thread's three keys and never throw for a valid thread. See LESSONS.md §3.4.", file: file, line: line)
+            throw fail("encode(to:) threw \(oneLine(error)). It should write the thread's keys and never throw for a valid thread. See LESSONS.md §3.4.", file: file, line: line)
         }
         do {
             return (data, try JSONValue(data: data))
@@ -272,12 +353,52 @@ class Lesson3TestCase: LabTestCase {
         }
     }
 
-    /// A thread with three messages, in order, built in code (so the encoding tests need no init(from:)).
+    /// What is wrong with the keys of a thread's JSON that encode(to:) wrote, or nil when it is a JSON object with
+    /// the keys title, identifier and messages (messages may be left out when `thread` has none).
+    static func keysProblem(of json: JSONValue, for thread: MessageThread) -> String? {
+        guard let object = json.objectValue else {
+            return """
+                encode(to:) wrote \(shortJSON(json)), not a JSON object. A thread is an object with the keys title, \
+                identifier and messages: encode through `encoder.container(keyedBy: CodingKeys.self)`, not a \
+                single-value or unkeyed container. See LESSONS.md §3.4.
+                """
+        }
+        let keys = Set(object.keys)
+        var expected: Set = ["title", "identifier", "messages"]
+        if thread.messages.isEmpty, !keys.contains("messages") { expected.remove("messages") }
+        guard keys == expected else {
+            let missing = expected.subtracting(keys).sorted()
+            let extra = keys.subtracting(expected).sorted()
+            return """
+                encode(to:) wrote the keys \(keys.sorted()); a thread's JSON has exactly title, identifier and \
+                messages\(thread.messages.isEmpty ? " (messages may be left out for a thread with none)" : ""). \
+                \(missing.isEmpty ? "" : "Missing: \(missing). ")\(extra.isEmpty ? "" : "Not expected: \(extra) — Firebase would store them as data. ")\
+                Encode each property once, for its own CodingKeys case. See LESSONS.md §3.4.
+                """
+        }
+        return nil
+    }
+
+    /// A thread with three messages, oldest first, built in code (so the encoding tests need no init(from:)).
     static func threeMessageThread() -> MessageThread {
         MessageThread(title: "Encoding by hand", identifier: "5D2C8A10-3B4E-4F6A-9C7D-8E1F2A3B4C5D", messages: [
             MessageThread.Message(text: "First: an array, in order.", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405872056162E8)),
-            MessageThread.Message(text: "Second: no keys of my own.", sender: "Grace", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405931123456E8)),
+            MessageThread.Message(text: "Second: no keys of my own, says Rene\u{301}e.", sender: "Grace", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405931123456E8)),
             MessageThread.Message(text: "Third: Firebase keeps them as 0, 1, 2 🎯", sender: "Linus", timestamp: Date(timeIntervalSinceReferenceDate: 5.55406010987654E8)),
         ])
+    }
+}
+
+/// Decodes a thread with the learner's init(from:), handing it a `SpyDecoder` that records its calls in the
+/// `DecoderLog` found in the JSONDecoder's userInfo.
+struct LoggedThread: Decodable {
+    let thread: MessageThread
+
+    init(from decoder: Decoder) throws {
+        guard let log = decoder.userInfo[DecoderLog.userInfoKey] as? DecoderLog else {
+            thread = try MessageThread(from: decoder)
+            return
+        }
+        thread = try MessageThread(from: SpyDecoder(base: decoder, log: log))
     }
 }

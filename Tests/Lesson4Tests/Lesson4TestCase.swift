@@ -8,7 +8,11 @@ import LabTestSupport
 import Lesson4
 
 /// Lesson 4's tests share this: an emulator loaded with the course's sample database, a controller pointed at it,
-/// the recorded databases, and the checks that name a learner's mistake from what the emulator saw.
+/// the recorded databases, and the checks that name a learner's mistake from what the emulator and the caller saw.
+///
+/// Lesson-local helpers (not in LabTestSupport): `fetch` records what the completion saw and what the list held
+/// while the request was in flight, and waits for the handler to finish; `requireFetchSucceeded` prefixes "setup: "
+/// when the fetch is a test's setup rather than its subject.
 class Lesson4TestCase: LabTestCase {
     static let fetch = Exercise("fetchMessageThreads(completion:)", section: "4.6")
     /// Given, solved (Lesson 1): used to write data that the learner's fetch must read back.
@@ -18,14 +22,21 @@ class Lesson4TestCase: LabTestCase {
     /// The original course's sample: one thread, "REST APIs", with one message.
     static let sampleThreadID = "695398C4-498C-40A8-AA76-CB2B20DFD9FA"
 
+    /// Every answer comes this long after the emulator received the request, so a completion called before the
+    /// answer (after `resume()`, outside the handler) is seen as such in every test, every run — never timing luck.
+    static let defaultLatency: TimeInterval = 0.05
+
     var emulator: FirebaseEmulator!
     var controller: MessageThreadController!
-    /// `messageThreads` as the last fetch's completion handler saw it, at the moment it was called.
-    private var listSeenByCompletion: [MessageThread]?
+    /// `messageThreads` as the last fetch's completion handler saw it when first called.
+    private(set) var listSeenByCompletion: [MessageThread]?
+    /// `messageThreads` while the last fetch's request was on its way (received by the emulator, not yet answered).
+    private(set) var listWhileInFlight: [MessageThread]?
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         emulator = FirebaseEmulator(database: try Self.sampleDatabase())
+        emulator.latency = Self.defaultLatency
         controller = MessageThreadController(baseURL: emulator.baseURL, session: emulator.session)
     }
 
@@ -47,6 +58,23 @@ class Lesson4TestCase: LabTestCase {
         try Fixtures.json("lesson4/class-database.json")
     }
 
+    /// The class database a while later: three of its threads deleted (the sample thread among them), one added.
+    /// A fetch of it after a fetch of the class database must drop the three: it replaces, it does not merge.
+    static func classDatabaseLater() throws -> (database: JSONValue, deleted: [String]) {
+        guard var threads = try classDatabase().objectValue else {
+            throw FixtureProblem(description: "Fixtures/lesson4/class-database.json is not an object")
+        }
+        let deleted = [sampleThreadID] + threads.keys.filter { $0 != sampleThreadID }.sorted().prefix(2)
+        for key in deleted { threads[key] = nil }
+        let added = "0B9F7C1E-5D2A-4E8B-9C3F-7A1D2E3F4B5C"
+        threads[added] = [
+            "identifier": .string(added),
+            "title": "Added after the first fetch",
+            "messages": ["-LKZ1d9vQxHfa0Tq3mNb": ["sender": "Kwame", "text": "New thread!", "timestamp": 5.56700000123456E8]],
+        ]
+        return (.object(threads), deleted)
+    }
+
     /// What fetchMessageThreads should leave in `messageThreads` for `database`: every thread, decoded with the
     /// given model, sorted by title with String's `<`.
     static func expectedThreads(in database: JSONValue) throws -> [MessageThread] {
@@ -60,53 +88,124 @@ class Lesson4TestCase: LabTestCase {
 
     // MARK: Calling the functions
 
-    /// Calls the learner's fetch on `controller` (or another one) and returns what its completion got.
-    func fetch(with fetcher: MessageThreadController? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
+    /// Calls the learner's fetch on `controller` (or another one) and returns what its completion got; the helper
+    /// checks it was called exactly once, in time, and not before the server answered. It then lets the data task's
+    /// handler (and anything it sent to the main queue) finish, so the list is read as the caller will see it.
+    ///
+    /// `holdingTheMainQueue`: keep the main queue from running anything until the completion has been called (for at
+    /// most 1.5 s), so what the completion sees does not depend on whether a block the code sent to the main queue
+    /// happened to run first. Code that calls its completion on the main queue simply runs once the hold ends.
+    func fetch(with fetcher: MessageThreadController? = nil, holdingTheMainQueue: Bool = false,
+               file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
         let fetcher = fetcher ?? controller!
         listSeenByCompletion = nil
-        return try awaitCompletion(of: Self.fetch, on: emulator, file: file, line: line) { done in
+        listWhileInFlight = nil
+        let requestsBefore = emulator.requests.count
+        let completed = Flag()
+        let calledBack = DispatchSemaphore(value: 0)
+        var seen: [MessageThread]?
+        var firstError: Error?
+        let error: Error? = try awaitCompletion(of: Self.fetch, on: emulator, file: file, line: line) { done in
             fetcher.fetchMessageThreads { error in
-                self.listSeenByCompletion = fetcher.messageThreads
+                if completed.setOnce() {
+                    seen = fetcher.messageThreads
+                    firstError = error
+                    calledBack.signal()
+                }
                 done(error)
             }
+            if holdingTheMainQueue {
+                _ = calledBack.wait(timeout: .now() + 1.5)
+                return
+            }
+            // The emulator answers `latency` after it received the request: look at the list in between.
+            let deadline = Date(timeIntervalSinceNow: 0.3)
+            while !completed.isSet && emulator.requests.count == requestsBefore && Date() < deadline {
+                RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.002))
+            }
+            if !completed.isSet && emulator.requests.count > requestsBefore {
+                listWhileInFlight = fetcher.messageThreads
+            }
+            // A request sent elsewhere (URLSession.shared, another host) fails at once, so its completion comes
+            // before any answer from the emulator: say where it went, before that early completion is reported.
+            if completed.isSet && emulator.requests.count == requestsBefore {
+                if let wrongPlace = TrafficReport(emulator).wrongPlace(Self.fetch, baseURL: emulator.baseURL) {
+                    XCTFail(wrongPlace, file: file, line: line)
+                } else if let urlError = firstError as? URLError {
+                    XCTFail("""
+                        fetchMessageThreads's completion got URLError(\(urlError.code.rawValue)) although no request \
+                        reached the emulator through the controller's `session`: the request went elsewhere (a session \
+                        of your own, or a URL not built from `baseURL`). Use `session.dataTask(with:)` with a URL built \
+                        from `baseURL`. See LESSONS.md §4.6.
+                        """, file: file, line: line)
+                }
+            }
         }
+        settle()
+        listSeenByCompletion = seen
+        return error
     }
 
-    /// Fetches and stops the test unless the fetch sent the right request and succeeded, naming the mistake when not.
-    func fetchSuccessfully(with fetcher: MessageThreadController? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
-        emulator.clearRequests()
-        let error = try fetch(with: fetcher, file: file, line: line)
-        let request = try onlyRequest(from: Self.fetch, on: emulator, file: file, line: line)
+    /// Waits (briefly) until the session's queue has run everything queued so far, then runs the main queue.
+    func settle() {
+        let drained = XCTestExpectation(description: "the session's queue is idle")
+        emulator.session.delegateQueue.addOperation { drained.fulfill() }
+        _ = XCTWaiter().wait(for: [drained], timeout: 1)
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+    }
+
+    /// Stops the test unless the fetch that returned `error` sent `GET <baseURL>/.json` and succeeded, naming the
+    /// mistake when not. `setup`: what the test needed the fetch for, when the fetch is not the test's subject —
+    /// the message then starts "setup: ".
+    func requireFetchSucceeded(_ error: Error?, setup: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        func stop(_ why: String) -> TestStopped {
+            guard let setup = setup else { return fail(why, file: file, line: line) }
+            return fail("setup: \(setup) needs a fetch that succeeds, and it failed: \(why)", file: file, line: line)
+        }
+        let traffic = TrafficReport(emulator)
+        if let wrongPlace = traffic.wrongPlace(Self.fetch, baseURL: emulator.baseURL) {
+            throw stop(wrongPlace)
+        }
+        guard traffic.received.count == 1, let request = traffic.received.first else {
+            throw stop("fetchMessageThreads should send exactly one request; the emulator received \(traffic.received.count): \(traffic.summary). See LESSONS.md §4.6.")
+        }
         if let wrong = Self.wrongRequest(request) {
-            throw fail(wrong, file: file, line: line)
+            throw stop(wrong)
         }
         if let decoding = error as? DecodingError, request.response.statusCode == 200 {
-            throw fail(Self.explain(decoding, answer: request), file: file, line: line)
+            throw stop(Self.explain(decoding, answer: request))
         }
-        try requireSuccess(error, of: Self.fetch, on: emulator, file: file, line: line)
-        let fetched = (fetcher ?? controller!).messageThreads
-        if let seen = listSeenByCompletion, seen != fetched {
-            throw fail("""
-                When fetchMessageThreads called completion(nil), `messageThreads` held \(seen.count) thread(s); only \
-                afterwards did it change to the \(fetched.count) fetched. The caller reads the list in its completion \
-                (to show it), so set `self.messageThreads` first, then call completion(nil). See LESSONS.md §4.5.
-                """, file: file, line: line)
+        if let error = error {
+            throw stop("""
+                the emulator answered \(request.summary), yet fetchMessageThreads passed an error to its completion: \
+                \(oneLine(error)). A 200 whose body decodes is a success: completion(nil). See LESSONS.md §4.6.
+                """)
         }
     }
 
-    /// Loads `database`, fetches it, and stops the test unless `messageThreads` then holds exactly its threads,
-    /// sorted by title. Returns the threads expected (and found).
-    @discardableResult
-    func fetchAndCheck(_ database: JSONValue, with fetcher: MessageThreadController? = nil,
-                       file: StaticString = #filePath, line: UInt = #line) throws -> [MessageThread] {
-        let fetcher = fetcher ?? controller!
+    /// Fetches `database` (loaded into the emulator) and stops the test unless the fetch succeeded.
+    func fetchSuccessfully(_ database: JSONValue, with fetcher: MessageThreadController? = nil, setup: String? = nil,
+                           file: StaticString = #filePath, line: UInt = #line) throws {
         emulator.load(database)
-        let before = fetcher.messageThreads
-        try fetchSuccessfully(with: fetcher, file: file, line: line)
-        let expected = try Self.expectedThreads(in: database)
-        try checkSameThreads(fetcher.messageThreads, expected: expected, before: before, file: file, line: line)
-        try checkSortedByTitle(fetcher.messageThreads, expected: expected, file: file, line: line)
-        return expected
+        emulator.clearRequests()
+        let error = try fetch(with: fetcher, file: file, line: line)
+        try requireFetchSucceeded(error, setup: setup, file: file, line: line)
+    }
+
+    /// A test's setup: fetches the sample database and stops the test ("setup: …") unless the fetch succeeded and
+    /// left its thread in `messageThreads`. Returns the list, for the test to compare with later.
+    func fetchTheSampleFirst(for purpose: String, file: StaticString = #filePath, line: UInt = #line) throws -> [MessageThread] {
+        try fetchSuccessfully(try Self.sampleDatabase(), setup: purpose, file: file, line: line)
+        let list = controller.messageThreads
+        guard !list.isEmpty else {
+            throw fail("""
+                setup: \(purpose) needs a list to start from, but after a successful fetch of the sample database \
+                (one thread) `messageThreads` is empty: assign the fetched threads to `self.messageThreads`. \
+                See LESSONS.md §4.5.
+                """, file: file, line: line)
+        }
+        emulator.clearRequests()
+        return list
     }
 
     func createThread(title: String, file: StaticString = #filePath, line: UInt = #line) throws -> MessageThread {
@@ -115,7 +214,7 @@ class Lesson4TestCase: LabTestCase {
         }
         try requireSuccess(error, of: Self.createThread, on: emulator, file: file, line: line)
         guard let thread = controller.messageThreads.last, thread.title == title else {
-            throw fail("The given createMessageThread did not add its thread to `messageThreads`: is MessageThreadController.swift unchanged? See LESSONS.md §1.3.", file: file, line: line)
+            throw fail("setup: the given createMessageThread did not add its thread to `messageThreads`: is MessageThreadController.swift unchanged? See LESSONS.md §1.3.", file: file, line: line)
         }
         return thread
     }
@@ -129,33 +228,47 @@ class Lesson4TestCase: LabTestCase {
 
     // MARK: Naming the mistake
 
-    /// Says what is wrong with the fetch's request, or nil when it is `GET <baseURL>/.json` without a body.
+    /// Says what is wrong with the fetch's request, as Firebase would read it, or nil when it reads the whole
+    /// database: a GET of the root path with `.json` (any spelling: `/.json`, `//.json`), without a body, and
+    /// without a query that changes the answer.
     static func wrongRequest(_ request: RecordedRequest) -> String? {
         if request.method != "GET" {
             return """
                 fetchMessageThreads sent \(request.summary). Reading is a GET: it asks for the data at the URL and \
-                changes nothing (a PUT or POST would write to the database). A data task made from a URL is a GET \
-                already: `session.dataTask(with: url)`. See LESSONS.md §4.1.
+                changes nothing (a PUT or POST would write to the database). See LESSONS.md §4.1.
                 """
         }
         if !request.hasJSONSuffix {
             return """
                 fetchMessageThreads sent \(request.summary): the URL \(request.url.absoluteString) lacks `.json`, so \
                 Firebase answers "append .json to your request URI" instead of data. The whole database is at \
-                <baseURL>/.json: `baseURL.appendingPathExtension("json")`. See LESSONS.md §4.1.
+                <baseURL>/.json. See LESSONS.md §4.1.
                 """
         }
         if request.path != "/" {
             return """
                 fetchMessageThreads asked for \(request.path).json (\(request.summary)), but the threads are the \
-                database's top-level children: fetch the root, <baseURL>/.json \
-                (`baseURL.appendingPathExtension("json")`). A path that holds nothing answers `null`. See LESSONS.md §4.1.
+                database's top-level children: fetch the root, <baseURL>/.json. (A path that holds nothing answers \
+                `null`.) See LESSONS.md §4.1.
+                """
+        }
+        if let query = changingQuery(request) {
+            return """
+                fetchMessageThreads sent \(request.summary): the query `\(query)` changes what Firebase answers. \
+                Fetch the whole database with a plain <baseURL>/.json. See LESSONS.md §4.1.
                 """
         }
         if let body = request.body, !body.isEmpty {
-            return "fetchMessageThreads sent a body with its GET (\(request.summary)). A GET has no body: make the data task from the URL alone. See LESSONS.md §4.1."
+            return "fetchMessageThreads sent a body with its GET (\(request.summary)). A GET asks, it carries nothing: no `httpBody`. See LESSONS.md §4.1."
         }
         return nil
+    }
+
+    /// The query parameters of `request` that change the answer (all but `print=pretty`), or nil.
+    static func changingQuery(_ request: RecordedRequest) -> String? {
+        let changing = request.query.filter { !($0.key == "print" && $0.value == "pretty") }
+        guard !changing.isEmpty else { return nil }
+        return changing.keys.sorted().map { "\($0)=\(changing[$0]!)" }.joined(separator: "&")
     }
 
     /// Explains a DecodingError the fetch passed on although the emulator answered 200 with `answer`'s body.
@@ -165,101 +278,221 @@ class Lesson4TestCase: LabTestCase {
         if body.trimmingCharacters(in: .whitespacesAndNewlines) == "null" {
             return """
                 The database is empty, so GET /.json answered 200 with the body `null`, and fetchMessageThreads passed \
-                an error (\(oneLine(error))). An empty database is not an error, it is an empty list: decode \
-                `[String: MessageThread]?.self` (null decodes as nil; use `?? [:]`), or check for `null` before decoding, \
-                then set `messageThreads` to [] and call completion(nil). See LESSONS.md §4.3.
+                an error (\(oneLine(error))). An empty database is not an error, it is an empty list: `null` must \
+                give `messageThreads == []` and completion(nil). See LESSONS.md §4.3.
                 """
         }
         if case .typeMismatch(let type, let context) = error, context.codingPath.isEmpty, "\(type)".hasPrefix("Array") {
             return """
                 fetchMessageThreads decoded the database as an array, but GET /.json answers an object keyed by \
-                thread identifiers ({"695398C4-…": {…}, …}), and decoding failed (\(oneLine(error))). Decode \
-                `[String: MessageThread]` and take its `.values`. See LESSONS.md §4.2.
+                thread identifiers ({"695398C4-…": {…}, …}), and decoding failed (\(oneLine(error))). Decode a \
+                dictionary from identifier to MessageThread and take its values. See LESSONS.md §4.2.
                 """
         }
         let path = Self.codingPath(of: error).map(\.stringValue).joined(separator: ".")
         return """
             fetchMessageThreads got 200 and the database (\(shortBody)), but its decoding failed\
             \(path.isEmpty ? "" : " at \(path)") (\(oneLine(error))). The body is an object: thread identifier → \
-            thread. Decode `[String: MessageThread]?.self` with a plain JSONDecoder() and the given MessageThread model. \
-            See LESSONS.md §4.2.
+            thread. Decode it with a plain JSONDecoder() and the given MessageThread model. See LESSONS.md §4.2.
             """
     }
 
-    /// Stops the test unless `actual` holds exactly `expected`'s threads, each once and equal (messages included).
-    func checkSameThreads(_ actual: [MessageThread], expected: [MessageThread], before: [MessageThread],
+    /// Stops the test unless `actual` holds exactly `expected`'s threads, each once and equal on every field
+    /// (title, identifier, every message's text, sender and timestamp). Order is not checked here.
+    /// `before`: the list before the fetch, to recognise appending and merging.
+    func checkSameThreads(_ actual: [MessageThread], expected: [MessageThread], before: [MessageThread] = [],
                           file: StaticString = #filePath, line: UInt = #line) throws {
-        let reference = Self.fetch.reference
+        let expectedByID = Dictionary(expected.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        let actualIDs = actual.map(\.identifier)
         if actual.isEmpty && !expected.isEmpty {
             throw fail("""
-                fetchMessageThreads called completion(nil), but `messageThreads` is empty; the database holds \
-                \(expected.count) thread(s). Assign the sorted threads to `self.messageThreads` before calling \
-                completion(nil): the caller reads the list as soon as completion runs. See \(reference).
+                fetchMessageThreads succeeded, but `messageThreads` is empty; the database holds \(expected.count) \
+                thread(s). Assign the fetched threads to `self.messageThreads` on success. See LESSONS.md §4.5.
                 """, file: file, line: line)
         }
-        if !before.isEmpty && actual.count == before.count + expected.count {
+        if !before.isEmpty, actualIDs.sorted() == (before.map(\.identifier) + expected.map(\.identifier)).sorted() {
             throw fail("""
                 After a second fetch `messageThreads` holds \(actual.count) threads: the \(before.count) from before \
-                plus the \(expected.count) fetched. A fetch gets the whole database, so it replaces the list \
-                (`self.messageThreads = sorted`), it does not append to it. See LESSONS.md §4.5.
+                plus the \(expected.count) fetched. A fetch gets the whole database, so it replaces the list; it does \
+                not append to it. See LESSONS.md §4.5.
                 """, file: file, line: line)
         }
-        let expectedByID = Dictionary(uniqueKeysWithValues: expected.map { ($0.identifier, $0) })
-        let actualIDs = actual.map(\.identifier)
-        if actual.count != expected.count || Set(actualIDs) != Set(expectedByID.keys) {
+        let counts = Dictionary(actualIDs.map { ($0, 1) }, uniquingKeysWith: +)
+        if let twice = counts.first(where: { $0.value > 1 }) {
+            throw fail("""
+                After fetchMessageThreads `messageThreads` holds the thread \(twice.key) \(twice.value) times; the \
+                database has it once. Keep each value of the decoded dictionary once. See LESSONS.md §4.2.
+                """, file: file, line: line)
+        }
+        let beforeIDs = Set(before.map(\.identifier))
+        let stale = actual.filter { expectedByID[$0.identifier] == nil && beforeIDs.contains($0.identifier) }
+        if !stale.isEmpty {
+            throw fail("""
+                After the second fetch `messageThreads` still holds \(Self.list(stale.map(\.title))), kept from the \
+                first fetch, although the database no longer has \(stale.count == 1 ? "that thread" : "those threads"). \
+                A successful fetch knows the whole database: it replaces the list, it does not merge the new threads \
+                into the old ones. See LESSONS.md §4.5.
+                """, file: file, line: line)
+        }
+        if Set(actualIDs) != Set(expectedByID.keys) {
             let missing = expected.filter { !actualIDs.contains($0.identifier) }.map(\.title)
             let extra = actual.filter { expectedByID[$0.identifier] == nil }.map(\.title)
             throw fail("""
                 After fetchMessageThreads `messageThreads` holds \(actual.count) thread(s); the database holds \
                 \(expected.count). Missing: \(Self.list(missing)); not in the database: \(Self.list(extra)). \
-                Keep every value of the decoded dictionary, once, and nothing else. See \(reference).
+                Keep every value of the decoded dictionary, once, and nothing else. See LESSONS.md §4.2.
                 """, file: file, line: line)
         }
-        for thread in actual {
+        for thread in actual.sorted(by: { $0.identifier < $1.identifier }) {
             guard let wanted = expectedByID[thread.identifier], thread != wanted else { continue }
-            throw fail("""
-                The fetched thread \(thread.identifier) is not the one in the database: got "\(thread.title)" with \
-                \(thread.messages.count) message(s), expected "\(wanted.title)" with \(wanted.messages.count). Keep the \
-                threads exactly as the given MessageThread decoder made them. See \(reference).
-                """, file: file, line: line)
+            throw fail(Self.difference(thread, wanted), file: file, line: line)
         }
     }
 
-    /// Stops the test unless `actual` is in title order, saying which order it is in instead.
+    /// Which field of a fetched thread differs from the database's, in words.
+    static func difference(_ got: MessageThread, _ wanted: MessageThread) -> String {
+        let head = "The fetched thread \(wanted.identifier) (\"\(wanted.title)\") is not the one in the database:"
+        let tail = "Keep the threads exactly as the given MessageThread decoder made them, with a plain JSONDecoder(). See LESSONS.md §4.2."
+        if got.title != wanted.title {
+            return "\(head) its title is \"\(got.title)\". \(tail)"
+        }
+        if got.messages.count != wanted.messages.count {
+            return "\(head) it has \(got.messages.count) message(s); the database has \(wanted.messages.count). \(tail)"
+        }
+        let gotTimes = got.messages.map(\.timestamp), wantedTimes = wanted.messages.map(\.timestamp)
+        if gotTimes != wantedTimes, got.messages.map(\.text) == wanted.messages.map(\.text),
+           got.messages.map(\.sender) == wanted.messages.map(\.sender) {
+            return """
+                \(head) its messages have other timestamps (\(gotTimes.first.map { "\($0)" } ?? "?") where the \
+                database says \(wantedTimes.first.map { "\($0)" } ?? "?")). The database stores seconds since \
+                1 January 2001, which is what a plain JSONDecoder() reads a Date as: do not set a \
+                dateDecodingStrategy. See LESSONS.md §4.2.
+                """
+        }
+        return "\(head) its messages differ (got \(got.messages.map(\.text)), expected \(wanted.messages.map(\.text))). \(tail)"
+    }
+
+    /// Orders a learner might sort by instead of String's `<`, each with the words that name it.
+    static func knownOrders(of threads: [MessageThread]) -> [(name: String, titles: [String])] {
+        let titles = threads.map(\.title)
+        func by(_ before: (String, String) -> Bool) -> [String] { titles.sorted(by: before) }
+        return [
+            ("sorted by identifier (the dictionary's keys), not by title: sort by `title`",
+             threads.sorted { $0.identifier < $1.identifier }.map(\.title)),
+            ("sorted by identifier (the dictionary's keys) and backwards, not by title: sort by `title`, ascending",
+             threads.sorted { $0.identifier > $1.identifier }.map(\.title)),
+            ("sorted by title backwards (descending, Z to A): this exercise wants A to Z, with `<`", by(>)),
+            ("sorted case-insensitively (lower-cased or upper-cased titles); this exercise sorts by the titles as they are, with String's own `<`, so \"Zebra\" comes before \"apple\"",
+             by { $0.lowercased() < $1.lowercased() }),
+            ("sorted case-insensitively; this exercise sorts by the titles as they are, with String's own `<`, so \"Zebra\" comes before \"apple\"",
+             by { $0.uppercased() < $1.uppercased() }),
+            ("sorted case-insensitively (`caseInsensitiveCompare`); this exercise sorts with String's own `<`, so \"Zebra\" comes before \"apple\"",
+             by { $0.caseInsensitiveCompare($1) == .orderedAscending }),
+            ("sorted with a localized comparison (`localizedStandardCompare`); this exercise wants String's own `<`, which orders by Unicode scalar values, the same on every machine",
+             by { $0.localizedStandardCompare($1) == .orderedAscending }),
+            ("sorted with a localized comparison (`localizedCompare`); this exercise wants String's own `<`, which orders by Unicode scalar values, the same on every machine",
+             by { $0.localizedCompare($1) == .orderedAscending }),
+            ("sorted with a localized comparison (`localizedCaseInsensitiveCompare`); this exercise wants String's own `<`, the same on every machine",
+             by { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }),
+            ("sorted with Foundation's `compare(_:)`, which orders some characters differently from String's `<`; use `<`",
+             by { $0.compare($1) == .orderedAscending }),
+        ]
+    }
+
+    /// Stops the test unless `actual` is in title order (String's `<`), naming the order it is in instead — only an
+    /// order it has checked. Call it with many threads (the class database): with two, a wrong order is luck.
     func checkSortedByTitle(_ actual: [MessageThread], expected: [MessageThread],
                             file: StaticString = #filePath, line: UInt = #line) throws {
         let titles = actual.map(\.title)
         let wanted = expected.map(\.title)
         guard titles != wanted else { return }
-        let byIdentifier = expected.sorted { $0.identifier < $1.identifier }.map(\.title)
-        let localized = wanted.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
         let why: String
-        // With two threads any wrong order is also "backwards" and may be "by identifier": name those only from three on.
-        if titles.count >= 3 && titles == byIdentifier {
-            why = "They are sorted by identifier (the dictionary's keys), not by title: sort the values with `$0.title < $1.title`."
-        } else if titles.count >= 3 && titles == wanted.reversed() {
-            why = "They are sorted by title backwards (Z to A): use `<`, not `>`."
-        } else if titles == localized && localized != wanted {
-            why = "They are sorted with a localized comparison; this exercise wants String's own `<` (`$0.title < $1.title`), which orders by Unicode scalar values, the same on every machine."
+        if let known = Self.knownOrders(of: expected).first(where: { $0.titles == titles && $0.titles != wanted }) {
+            why = "They are \(known.name)."
+        } else if !Self.isSortedByAnyComparison(titles) {
+            why = """
+                They are not sorted by title at all: a dictionary's `values` come in no particular order (a different \
+                one each run), so sort them by title, A to Z, with String's `<`.
+                """
         } else {
-            why = "They are not in title order (A to Z): a dictionary's `values` come in no particular order, and a different one each run. Sort them: `.sorted { $0.title < $1.title }`."
+            why = "They are in an order of their titles, but not String's `<`; sort with `$0.title < $1.title`."
         }
         throw fail("""
-            After fetchMessageThreads the titles in `messageThreads` start \(Self.list(titles.prefix(5))); sorted by \
-            title they start \(Self.list(wanted.prefix(5))). \(why) See LESSONS.md §4.2.
+            After fetchMessageThreads the titles in `messageThreads` are not in title order: they start \
+            \(Self.list(titles.prefix(6))); sorted with String's `<` they start \(Self.list(wanted.prefix(6))). \
+            \(why) See LESSONS.md §4.2.
             """, file: file, line: line)
     }
 
-    /// Fails (without stopping) unless `messageThreads` is still `before` after a fetch that failed.
+    /// True when `titles` is in ascending or descending order by some comparison of strings a learner might use.
+    static func isSortedByAnyComparison(_ titles: [String]) -> Bool {
+        let comparisons: [(String, String) -> ComparisonResult] = [
+            { $0 < $1 ? .orderedAscending : $0 == $1 ? .orderedSame : .orderedDescending },
+            { $0.lowercased() < $1.lowercased() ? .orderedAscending : $0.lowercased() == $1.lowercased() ? .orderedSame : .orderedDescending },
+            { $0.caseInsensitiveCompare($1) },
+            { $0.localizedStandardCompare($1) },
+            { $0.localizedCompare($1) },
+            { $0.compare($1) },
+        ]
+        let pairs = zip(titles, titles.dropFirst())
+        return comparisons.contains { compare in
+            pairs.allSatisfy { compare($0, $1) != .orderedDescending } || pairs.allSatisfy { compare($0, $1) != .orderedAscending }
+        }
+    }
+
+    /// Stops the test unless `error` is `HTTPStatusError` with `status`, naming what the fetch did instead.
+    func checkHTTPStatusError(_ error: Error?, status: Int, answer: String,
+                              file: StaticString = #filePath, line: UInt = #line) throws {
+        let reference = "See LESSONS.md §4.4."
+        guard let error = error else {
+            throw fail("""
+                The emulator answered \(answer), and fetchMessageThreads called completion(nil), as if it had \
+                succeeded. URLSession counts an HTTP error status as a successful transfer (its `error` is nil): check \
+                that the status code is in 200...299, and pass HTTPStatusError(statusCode:body:) when it is not. \(reference)
+                """, file: file, line: line)
+        }
+        if let decoding = error as? DecodingError {
+            throw fail("""
+                The emulator answered \(answer), and fetchMessageThreads passed a DecodingError (\(oneLine(decoding))): \
+                it decoded Firebase's error message as if it were the database, so the real cause is lost. Check the \
+                status code BEFORE decoding, and pass HTTPStatusError(statusCode:body:) when it is outside 200...299. \
+                \(reference)
+                """, file: file, line: line)
+        }
+        guard let statusError = error as? HTTPStatusError else {
+            throw fail("""
+                The emulator answered \(answer), and fetchMessageThreads passed \(type(of: error)): \(oneLine(error)). \
+                The contract names the error for a refusal: HTTPStatusError(statusCode:body:), with the status the \
+                server answered, so the caller can tell "permission denied" from "server down". \(reference)
+                """, file: file, line: line)
+        }
+        XCTAssertEqual(statusError.statusCode, status, """
+            The emulator answered \(answer), and fetchMessageThreads passed HTTPStatusError with statusCode \
+            \(statusError.statusCode). Pass the status the response has: `(response as? HTTPURLResponse)?.statusCode`. \
+            \(reference)
+            """, file: file, line: line)
+    }
+
+    /// Fails (without stopping) unless `messageThreads` is still `before` after a fetch that failed with `failure`,
+    /// naming when the list changed: while the request was on its way (cleared at the start), or when it failed.
     func checkListKept(_ before: [MessageThread], after failure: String, file: StaticString = #filePath, line: UInt = #line) {
         let now = controller.messageThreads
         guard now != before else { return }
         let what = now.isEmpty ? "is now empty" : "now holds \(now.count) thread(s)"
+        if let inFlight = listWhileInFlight, inFlight != before {
+            XCTFail("""
+                `messageThreads` held \(before.count) thread(s) from the last successful fetch; it already \
+                \(inFlight.isEmpty ? "was empty" : "had changed") while the next fetch's request was on its way, \
+                before the server answered (\(failure)), and it \(what). Do not clear or change the list when a fetch \
+                starts: a fetch that then fails knows nothing new, so the list must stay as it was. Assign it only \
+                on the success path. See LESSONS.md §4.5.
+                """, file: file, line: line)
+            return
+        }
         XCTFail("""
-            `messageThreads` held \(before.count) threads from the last successful fetch; after a fetch that failed \
-            (\(failure)) it \(what). A failed fetch tells you nothing new about the database, so keep the list: assign \
-            to `messageThreads` only on the success path, after every check — never clear it at the start. \
-            See LESSONS.md §4.5.
+            `messageThreads` held \(before.count) thread(s) from the last successful fetch; after a fetch that failed \
+            (\(failure)) it \(what). A failed fetch tells you nothing new about the database, so leave the list as it \
+            was: assign to `messageThreads` only on the success path, after every check. See LESSONS.md §4.5.
             """, file: file, line: line)
     }
 
@@ -275,6 +508,25 @@ class Lesson4TestCase: LabTestCase {
     static func list<S: Sequence>(_ titles: S) -> String where S.Element == String {
         let all = Array(titles)
         return all.isEmpty ? "(none)" : "[" + all.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    }
+}
+
+/// A flag set once, from any thread.
+final class Flag {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return value
+    }
+
+    /// Sets the flag; true when this call set it (the first).
+    func setOnce() -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if value { return false }
+        value = true
+        return true
     }
 }
 
