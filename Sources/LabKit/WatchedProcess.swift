@@ -5,7 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs a command like `Subprocess.run`, but never waits forever: it kills the command (and the processes it
+/// Runs a command to completion, its output (stdout and stderr together) going to a file, so a long log can
+/// never fill a pipe and stall the child. It never waits forever: it kills the command (and the processes it
 /// started, e.g. the XCTest binary under `swift test`) when it shows no progress for `silence` seconds — a test
 /// stuck in an endless loop or a long sleep — or when it runs longer than `limit` seconds in all. Progress is a
 /// change of the `progress` file when one is given (the test process rewrites it as each test starts: its stdout,
