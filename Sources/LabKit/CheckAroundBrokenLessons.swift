@@ -9,10 +9,15 @@ extension Kit {
     /// they are. Returns the outcome and the lessons replaced, each with its first compiler error.
     func runAroundBrokenLessons(_ lessons: [LessonCatalog.Lesson], shownAsErrors: Set<String> = []) throws
         -> (outcome: LessonRun.Outcome, replaced: [(lesson: String, error: String)]) {
+        try KitLock.during(self, say: KitLock.sayOnStandardError) { try runAroundBrokenLessonsHoldingLock(lessons, shownAsErrors: shownAsErrors) }
+    }
+
+    private func runAroundBrokenLessonsHoldingLock(_ lessons: [LessonCatalog.Lesson], shownAsErrors: Set<String>) throws
+        -> (outcome: LessonRun.Outcome, replaced: [(lesson: String, error: String)]) {
         let outcome = try run(lessons)
         let broken = BuildErrors.lessons(in: outcome.buildErrors)
         guard !broken.isEmpty, broken.isDisjoint(with: shownAsErrors),
-              outcome.buildErrors.allSatisfy({ $0.hasPrefix("Exercises/") }) else { return (outcome, []) }
+              outcome.buildErrors.allSatisfy({ BuildErrors.lesson(of: $0) != nil }) else { return (outcome, []) }
         let workspace = try Workspace(kit: self, name: "check")
         var run = LessonRun(root: workspace.folder, catalog: catalog)
         run.removedEnvironment = ["LAB_SOLUTIONS"]

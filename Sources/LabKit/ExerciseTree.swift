@@ -34,6 +34,28 @@ public struct ExerciseTree {
         return expected
     }
 
+    /// The files of Exercises/ that hold a learner's work, which `write()` would overwrite or remove: a file with
+    /// fewer stubs (`NotImplemented(` calls) than its generated version — an exercise was started — and any file the
+    /// generator does not make.
+    public func learnersWork() throws -> [String] {
+        let expected = try expectedExercises()
+        let actual = FileManager.default.fileExists(atPath: exercises.path) ? try regularFiles(under: exercises) : []
+        return actual.filter { path in
+            guard let stub = expected[path] else { return true }
+            guard let text = try? String(contentsOf: exercises.appendingPathComponent(path), encoding: .utf8), text != stub else { return false }
+            return text.components(separatedBy: "NotImplemented(").count < stub.components(separatedBy: "NotImplemented(").count
+        }
+    }
+
+    /// Copies `paths` (inside Exercises/) to `backup`, keeping their layout.
+    public func backUp(_ paths: [String], to backup: URL) throws {
+        for path in paths {
+            let target = backup.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: exercises.appendingPathComponent(path), to: target)
+        }
+    }
+
     /// Rewrites Exercises/ to match Solutions/, removing files that no longer have a solution. Returns the paths written.
     @discardableResult
     public func write() throws -> [String] {

@@ -30,14 +30,24 @@ public enum GradeCommand {
         guard !checkouts.isEmpty else { throw UsageError("`lab grade` needs at least one learner's checkout") }
 
         let kit = try Kit.here()
+        return try KitLock.during(kit, say: output) {
+            try gradeClass(checkouts, outFolder: outFolder, kit: kit, output: output)
+        }
+    }
+
+    private static func gradeClass(_ checkouts: [String], outFolder: String, kit: Kit, output: (String) -> Void) throws -> Int32 {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let out = URL(fileURLWithPath: outFolder, relativeTo: cwd).standardizedFileURL
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        let workspace = try GradingWorkspace(kit: kit)
+        let checkoutURLs = checkouts.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
+        let workspace = try GradingWorkspace(kit: kit, protected: checkoutURLs + [out])
 
+        if let broken = try workspace.kitIsBroken() {
+            output(broken)
+            return 1
+        }
         var rows: [ClassReport.Row] = []
-        for (number, path) in checkouts.enumerated() {
-            let checkout = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
+        for (number, checkout) in checkoutURLs.enumerated() {
             let learner = ClassReport.uniqueName(checkout.lastPathComponent, among: rows.map(\.learner))
             output("[\(number + 1)/\(checkouts.count)] grading \(learner) (\(checkout.path))…")
             let row = try workspace.grade(checkout, learner: learner, resultsFile: out.appendingPathComponent("\(learner).results.json"))
@@ -54,19 +64,32 @@ public enum GradeCommand {
 }
 
 /// Grades learners one after another in a private copy of the kit (`.lab/grading`), into which each learner's
-/// Exercises/ is put in turn. The kit's own modules stay built between learners, so each grade costs only the
-/// lessons' rebuild.
+/// Swift files are put in turn (`LearnerCode`, checked by `IntegrityScan`). Before each learner the kit's own files
+/// are put back, so nothing one learner's code changed reaches the next; the kit's modules stay built between
+/// learners, so each grade costs only the lessons' rebuild.
 struct GradingWorkspace {
     let kit: Kit
     let workspace: Workspace
+    /// Folders the learners' tests may not change: the kit, every checkout, the report folder.
+    let protected: [URL]
 
-    init(kit: Kit) throws {
+    /// The lessons graded: all of them, but for the kit's own tests of grading.
+    let lessons: [LessonCatalog.Lesson]
+
+    init(kit: Kit, protected: [URL], name: String = "grading", lessons: [LessonCatalog.Lesson]? = nil) throws {
         self.kit = kit
-        workspace = try Workspace(kit: kit, name: "grading")
+        workspace = try Workspace(kit: kit, name: name)
+        self.protected = [kit.root] + protected
+        self.lessons = lessons ?? kit.catalog.lessons
     }
 
     func grade(_ checkout: URL, learner: String, resultsFile: URL) throws -> ClassReport.Row {
-        let exercises = checkout.appendingPathComponent("Exercises")
+        try grade(exercises: checkout.appendingPathComponent("Exercises"), learner: learner, resultsFile: resultsFile)
+    }
+
+    /// Grades the lessons in `exercises` (a learner's Exercises/, or the kit's Solutions/).
+    func grade(exercises: URL, learner: String, resultsFile: URL) throws -> ClassReport.Row {
+        let checkout = exercises.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: exercises.path, isDirectory: &isFolder), isFolder.boolValue else {
             let note = FileManager.default.fileExists(atPath: checkout.path)
@@ -74,35 +97,92 @@ struct GradingWorkspace {
             try ResultsFile.write(LabResults(tests: [], catalog: kit.catalog, errorMessage: note), to: resultsFile)
             return ClassReport.Row(learner: learner, results: nil, notes: [note])
         }
+        try workspace.restoreKit()
         var notes: [String] = []
-        for lesson in kit.catalog.lessons {
+        var refused: [String: String] = [:]  // lesson → why its code is not graded
+        for lesson in lessons {
             let source = exercises.appendingPathComponent(lesson.name)
-            if FileManager.default.fileExists(atPath: source.path) {
-                try workspace.use(source, for: lesson.name)
-            } else {
+            guard FileManager.default.fileExists(atPath: source.path) else {
                 notes.append("no Exercises/\(lesson.name): graded as not started")
                 try workspace.useStubs(for: lesson.name)
+                continue
+            }
+            let code = LearnerCode(lessonFolder: source, exercises: exercises, shownAs: "Exercises/\(lesson.name)")
+            notes += code.notes
+            let problems = IntegrityScan(kitRoot: kit.root, lesson: lesson.name).violations(in: code.files, folder: "Exercises/\(lesson.name)")
+            if let first = problems.first {
+                refused[lesson.name] = first
+                notes.append("\(lesson.name) not graded: \(first)")
+                try workspace.useStubs(for: lesson.name)
+            } else {
+                try workspace.use(files: code.files, for: lesson.name)
             }
         }
         var run = LessonRun(root: workspace.folder, catalog: kit.catalog)
-        run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS"]
-        let (outcome, replaced) = try run.runAroundBrokenLessons(kit.catalog.lessons, resultsFile: resultsFile, in: workspace)
+        run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS", "LAB_RESULTS_KEY"]
+        run.readOnly = protected
+        // Only the lessons and their tests: the kit's own test targets and tools are not built for grading.
+        run.environment["LAB_LESSONS"] = lessons.map(\.name).joined(separator: ",")
+        let (outcome, replaced) = try run.runAroundBrokenLessons(lessons, resultsFile: resultsFile, in: workspace)
         notes += replaced.map { "\($0.lesson) does not compile (\($0.error)): graded as not started" }
+        notes += outcome.notes
         if !outcome.buildErrors.isEmpty || outcome.results.status == "error" {
-            notes.append("the copy does not build: \(outcome.buildErrors.first ?? outcome.results.message ?? "see the log")")
+            notes.append("the kit does not build with this copy: \(outcome.buildErrors.first ?? outcome.results.message ?? "see the log")")
             return ClassReport.Row(learner: learner, results: nil, notes: notes)
         }
         var results = outcome.results
-        let broken = Set(replaced.map(\.lesson))
-        if !broken.isEmpty {  // say why those lessons score nothing
-            for index in results.tests.indices where broken.contains(results.tests[index].lesson) {
+        var why = refused.mapValues { "not graded: \($0)" }
+        for broken in replaced { why[broken.lesson] = "\(broken.lesson) does not compile" }
+        if !why.isEmpty {  // say why those lessons score nothing
+            for index in results.tests.indices {
+                guard let reason = why[results.tests[index].lesson] else { continue }
                 results.tests[index].outcome = .failed
-                results.tests[index].message = "\(results.tests[index].lesson) does not compile"
+                results.tests[index].message = reason
             }
             results = LabResults(tests: results.tests, catalog: kit.catalog)
             try ResultsFile.write(results, to: resultsFile)
         }
         return ClassReport.Row(learner: learner, results: results, notes: notes)
+    }
+}
+
+extension GradingWorkspace {
+    /// Grades the kit's own solutions first, so that a broken kit (a fixture, a test, a solution) is not graded as
+    /// every learner's fault: a message blaming the kit when they fall short of full marks, nil when they earn them.
+    /// Remembered until the kit's files change (`.lab/kit-verified`).
+    func kitIsBroken() throws -> String? {
+        let fingerprint = try KitFingerprint.of(kit)
+        let stamp = kit.stateFolder.appendingPathComponent("kit-verified")
+        if (try? String(contentsOf: stamp, encoding: .utf8)) == fingerprint { return nil }
+        let reference = try grade(exercises: kit.root.appendingPathComponent("Solutions"), learner: "reference",
+                                  resultsFile: kit.stateFolder.appendingPathComponent("reference.results.json"))
+        if let results = reference.results, results.status == "pass" {
+            try fingerprint.write(to: stamp, atomically: true, encoding: .utf8)
+            return nil
+        }
+        let failed = reference.results?.tests.filter { $0.outcome != .passed } ?? []
+        let first = failed.first.map { "\($0.testCode): \($0.message ?? "")" } ?? reference.notes.first ?? "it could not be graded"
+        return """
+            The kit itself is broken, so nothing was graded: its own reference solutions (Solutions/) fail \(failed.isEmpty ? "to build or run" : "\(failed.count) graded test(s)"), and every learner would be blamed for it.
+              First: \(first)
+            Fix the kit — a fixture, a test, lessons.json or a solution — and check it with `LAB_SOLUTIONS=1 swift test --disable-swift-testing`.
+            """
+    }
+}
+
+/// A digest of everything that decides grades (the manifest, Sources/, Tests/, Fixtures/, Solutions/, lessons.json).
+enum KitFingerprint {
+    static func of(_ kit: Kit) throws -> String {
+        var digest: [UInt8] = []
+        for part in ["Package.swift", "lessons.json", "Sources", "Tests", "Fixtures", "Solutions"] {
+            let url = kit.root.appendingPathComponent(part)
+            let paths = (try? regularFiles(under: url)).map { $0.map { "\(part)/\($0)" } } ?? [part]
+            for path in paths.sorted() {
+                let data = (try? Data(contentsOf: kit.root.appendingPathComponent(path))) ?? Data()
+                digest = SHA256.hash(digest + Array(path.utf8) + SHA256.hash(Array(data)))
+            }
+        }
+        return digest.map { String(format: "%02x", $0) }.joined()
     }
 }
 
@@ -118,7 +198,8 @@ extension LessonRun {
             let broken = BuildErrors.lessons(in: outcome.buildErrors).subtracting(replaced.map(\.lesson))
             guard !broken.isEmpty else { break }
             for lesson in broken.sorted() {
-                let first = outcome.buildErrors.first { $0.hasPrefix("Exercises/\(lesson)/") } ?? ""
+                var first = outcome.buildErrors.first { BuildErrors.lesson(of: $0) == lesson } ?? ""
+                if first.hasPrefix("Tests/") { first = "the tests cannot use your code — a function's name or signature changed, or a file is missing? \(first)" }
                 try workspace.useStubs(for: lesson)
                 replaced.append((lesson, first))
             }

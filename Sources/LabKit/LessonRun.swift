@@ -3,21 +3,26 @@ import LabMetadata
 
 /// Builds a kit folder and runs lessons' graded tests in it, gathering their results.
 ///
-/// The tests run in one process, which is fast (a forgotten `resume()` costs its short waits once, not once per
-/// process). A test that kills that process (a force unwrap of nil) or hangs (an endless loop; the process is killed
-/// after `silence` seconds without finishing) is failed with a message saying which, and the tests after it run again
-/// in a new process — so one crash or hang costs that test only. The maximum never shrinks: every graded test that
-/// `swift test list` names gets a result.
+/// The graded tests are known before anything of the learner's runs: every `func test…` of the test classes that
+/// lessons.json names, in the kit's own Tests/ (`LessonCatalog.declarationOrder`). Each gets a result, whatever the
+/// learner's code does. The tests run in one process (fast: a forgotten `resume()` costs its short waits once), in a
+/// sandbox where there is one (`Sandbox`), and report through sealed results (`TestRound`). A test that kills that
+/// process (a force unwrap of nil, a call to `exit`) or runs past `timeLimit` (an endless loop) is failed with a
+/// message saying which, and the tests after it run again in a new process — so one crash or hang costs that test
+/// only. A test that never reported a verifiable result fails, with that said.
 public struct LessonRun {
     public let root: URL
     public let catalog: LessonCatalog
     /// Extra environment for `swift`, and variables to drop from it.
     public var environment: [String: String] = [:]
     public var removedEnvironment: Set<String> = []
-    /// A test still running after this long is stuck (the helpers' longest wait is 2 s): its process is killed.
-    public var silence: TimeInterval = 6
-    /// The graded tests, when already known from an earlier run in the same folder (saves `swift test list`).
-    var knownTests: [String: (lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise)]?
+    /// A test still running after this long is stopped: the helpers' longest wait is 2 s.
+    public var timeLimit: TimeInterval = 5
+    /// The limit for the other tests of an exercise once one of its tests was stopped (they then run side by side):
+    /// its function most likely never returns, and a class should not wait 5 s for each of its tests.
+    public var timeLimitAfterStop: TimeInterval = 3
+    /// What the tests may read but not change (the kit, the learners' folders): `root` unless set.
+    var readOnly: [URL]?
 
     public init(root: URL, catalog: LessonCatalog) {
         self.root = root
@@ -31,6 +36,8 @@ public struct LessonRun {
         public var buildErrors: [String]
         /// The whole output of the build and the test runs.
         public var log: String
+        /// What a report should say about how the run went: results that were forged, no sandbox.
+        public var notes: [String] = []
     }
 
     /// Builds, then runs every graded test of `lessons`; results also go to `resultsFile`.
@@ -47,77 +54,107 @@ public struct LessonRun {
             return Outcome(results: results, buildErrors: errors, log: build.output)
         }
         var log = build.output
-        let graded = try knownTests ?? gradedTests(of: lessons, log: &log)
-        var missing = graded
-        var extra: [TestResult] = []
-        var filter = lessons.map { "\($0.name)Tests\\." }.joined(separator: "|")
+        var missing = gradedTests(of: lessons)
+        var results: [TestResult] = []
+        var forged = 0
+        let sandbox = Sandbox(readOnly: readOnly ?? [root])
         // Each round runs what has no result yet; a round that ends early leaves a culprit, which is charged and
         // skipped. At most one round per test.
-        for _ in 0...graded.count where !missing.isEmpty {
-            let running = URL(fileURLWithPath: resultsFile.path + ".running")
-            try? FileManager.default.removeItem(at: running)
-            let test = try WatchedProcess.run(["swift", "test", "--skip-build"] + SwiftFlags.test + ["--filter", filter],
-                                              in: root, environment: environment.merging(["LAB_RESULTS": resultsFile.path]) { $1 },
-                                              removing: removedEnvironment, silence: silence, progress: running)
-            log += test.output
-            let recorded = Set(((try? ResultsFile.read(resultsFile))?.tests ?? []).map(\.classAndName))
-            missing = missing.filter { !recorded.contains($0.key) }
-            guard !missing.isEmpty else { break }
-            let lastStarted = (try? String(contentsOf: running, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-            let culprit = lastStarted.flatMap { missing[$0] != nil ? $0 : nil }
-                ?? XCTestLog.unfinished(in: test.output).first { missing[$0] != nil }
-            let blamed = culprit.map { [$0] } ?? Array(missing.keys)  // died before any test: all of them
-            for key in blamed {
-                guard let (lesson, exercise) = missing[key] else { continue }
-                extra.append(Self.stopped(key, lesson: lesson, exercise: exercise, killed: test.killed.map { _ in silence }, log: test.output))
-                missing[key] = nil
+        var stuckExercises = Set<String>()  // exercises with a test stopped for time: the rest get `timeLimitAfterStop`
+        for _ in 0...missing.count where !missing.isEmpty {
+            let stuck = missing.filter { stuckExercises.contains($0.value.exercise.section) }
+            if !stuck.isEmpty {
+                // The other tests of an exercise whose test was stopped for time: each alone, several at once, with a
+                // shorter limit — a function that never returns costs its exercise seconds, not a minute.
+                let rounds = try TestRound.runEach(stuck.keys.sorted(), of: stuck.mapValues(\.lesson), in: root,
+                                                   environment: environment, removing: removedEnvironment,
+                                                   timeLimit: timeLimitAfterStop, sandbox: sandbox)
+                for (key, round) in rounds {
+                    guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
+                    log += round.output
+                    forged += round.forged
+                    results.append(round.verified[key].map { Self.trusted($0, lesson: lesson, exercise: exercise) }
+                        ?? Self.stopped(key, lesson: lesson, exercise: exercise, round: round, started: round.lastStarted == key,
+                                        timeLimit: timeLimitAfterStop))
+                }
+                continue
             }
-            filter = missing.keys.sorted().map { "^\(NSRegularExpression.escapedPattern(for: $0.moduleQualified(missing[$0]!.lesson)))$" }
-                .joined(separator: "|")
+            let batch = missing
+            let limit = timeLimit
+            let round = try TestRound.run(batch.keys.sorted(), of: batch.mapValues(\.lesson), in: root,
+                                          environment: environment, removing: removedEnvironment, timeLimit: limit,
+                                          sandbox: sandbox)
+            log += round.output
+            forged += round.forged
+            for (key, result) in round.verified {
+                guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
+                results.append(Self.trusted(result, lesson: lesson, exercise: exercise))
+            }
+            guard !missing.isEmpty else { break }
+            let culprit = round.lastStarted.flatMap { missing[$0] != nil ? $0 : nil }
+                ?? XCTestLog.unfinished(in: round.output).first { missing[$0] != nil }
+            // No culprit: the process ended before a test it was given started, or after they all had (its results
+            // unreadable or forged). The tests that did not report are charged; nothing is gained by a new round.
+            let blamed = culprit.map { [$0] } ?? Array(missing.keys)
+            for key in blamed {
+                guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
+                if round.killed != nil { stuckExercises.insert(exercise.section) }
+                results.append(Self.stopped(key, lesson: lesson, exercise: exercise, round: round, started: culprit != nil,
+                                            timeLimit: limit))
+            }
         }
-        let recorded = (try? ResultsFile.read(resultsFile))?.tests ?? []
-        let results = LabResults(tests: recorded + extra, catalog: catalog)
-        try ResultsFile.write(results, to: resultsFile)
-        return Outcome(results: results, buildErrors: [], log: log)
+        var notes: [String] = []
+        if forged > 0 {
+            notes.append("\(forged) result\(forged == 1 ? " was" : "s were") found that the kit's tests did not write: ignored, and those tests graded as failed")
+        }
+        if let note = Sandbox.unavailableNote { notes.append(note) }
+        let graded = LabResults(tests: results, catalog: catalog)
+        try ResultsFile.write(graded, to: resultsFile)
+        return Outcome(results: graded, buildErrors: [], log: log, notes: notes)
     }
 
-    /// Every graded test of `lessons`, "Class/test" → its lesson and exercise, from `swift test list`.
-    func gradedTests(of lessons: [LessonCatalog.Lesson], log: inout String) throws
-        -> [String: (lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise)] {
-        let list = try WatchedProcess.run(["swift", "test", "list", "--skip-build"] + SwiftFlags.test, in: root,
-                                          environment: environment, removing: removedEnvironment, limit: 300)
+    /// Every graded test of `lessons`, "Class/test" → its lesson and exercise: the `func test…` methods of the
+    /// classes lessons.json names, as the kit's own Tests/ declares them (never the learner's build).
+    func gradedTests(of lessons: [LessonCatalog.Lesson]) -> [String: (lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise)] {
         var graded: [String: (LessonCatalog.Lesson, LessonCatalog.Exercise)] = [:]
-        for line in list.output.split(separator: "\n").map(String.init) {
-            // "Lesson1Tests.CreateMessageTests/test_x"
-            let parts = line.split(separator: "/")
-            guard parts.count == 2, let testClass = parts[0].split(separator: ".").last.map(String.init),
+        for key in catalog.declarationOrder.keys {
+            guard let testClass = key.split(separator: "/").first.map(String.init),
                   let (lesson, exercise) = catalog.exercise(forTestClass: testClass),
                   lessons.contains(where: { $0.name == lesson.name }) else { continue }
-            graded["\(testClass)/\(parts[1])"] = (lesson, exercise)
+            graded[key] = (lesson, exercise)
         }
-        if graded.isEmpty { log += list.output }
         return graded
     }
 
-    /// The result of a test whose process died or was killed while it ran.
+    /// A verified result, rebuilt from what it says with the kit's own points: nothing but its outcome, message and
+    /// stubs comes from the test process.
+    private static func trusted(_ result: TestResult, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise) -> TestResult {
+        let parts = result.classAndName.split(separator: "/").map(String.init)
+        return TestResult(name: parts.last ?? result.name, testClass: parts.first ?? "", testModule: "\(lesson.name)Tests",
+                          outcome: result.outcome, message: result.message, lesson: lesson, exercise: exercise,
+                          stubs: result.stubs ?? [])
+    }
+
+    /// The result of a test that did not report: its process was stopped, crashed or exited while it ran, or ended
+    /// before it (`started` false).
     private static func stopped(_ key: String, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise,
-                                killed: TimeInterval?, log: String) -> TestResult {
+                                round: TestRound, started: Bool, timeLimit: TimeInterval) -> TestResult {
         let parts = key.split(separator: "/").map(String.init)
+        let see = "See LESSONS.md §\(exercise.section)."
         let message: String
-        if let seconds = killed {
-            message = "the test never finished: it was stopped after \(Int(seconds)) s (no test needs more than a few), so your code is stuck — an endless loop, a long `sleep`, or a wait that never ends. The other tests ran on without it. See LESSONS.md §\(exercise.section)."
+        if !started {
+            message = "this test reported no result the kit could trust: the test process ended (exit status \(round.status)) before it ran or without a result sealed by the kit's tests — does your code call exit(), or write the results file? \(see)"
+        } else if round.killed != nil {
+            message = "this test took longer than \(Int(timeLimit)) s and was stopped (no test here needs more than 2 s) — an endless loop, or a wait that never ends: a long `sleep`, a semaphore that is never signalled? The other tests ran on without it. \(see)"
+        } else if round.status > 128 {
+            let crash = round.output.split(separator: "\n").first { $0.contains("Fatal error") }.map { " (\($0.trimmingCharacters(in: .whitespaces)))" } ?? ""
+            message = "the test crashed\(crash): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError. (The other tests ran on without it.) \(see)"
         } else {
-            let crash = log.split(separator: "\n").first { $0.contains("Fatal error") }.map { " (\($0.trimmingCharacters(in: .whitespaces)))" } ?? ""
-            message = "the test crashed\(crash): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError. (The other tests ran on without it.) See LESSONS.md §\(exercise.section)."
+            message = "your code ended the test process during this test (exit status \(round.status)): a call to exit()? A function must return (or call its completion), never end the program. (The other tests ran on without it.) \(see)"
         }
         return TestResult(name: parts.last ?? key, testClass: parts.first ?? "", testModule: "\(lesson.name)Tests",
                           outcome: .failed, message: message, lesson: lesson, exercise: exercise)
     }
-}
-
-private extension String {
-    /// "Class/test" → "Lesson1Tests.Class/test", what `swift test --filter` matches.
-    func moduleQualified(_ lesson: LessonCatalog.Lesson) -> String { "\(lesson.name)Tests.\(self)" }
 }
 
 /// Reads XCTest's console output (Linux: `Test Case 'Class.test' started`; Darwin: `Test Case '-[Module.Class test]' started.`).
@@ -167,11 +204,18 @@ enum BuildErrors {
         }
     }
 
-    /// The lessons whose Exercises/ files the errors are in.
+    /// The lessons whose code the errors are in: their Exercises/ files, or their tests (which fail to compile when
+    /// the learner changed a function's signature).
     static func lessons(in errors: [String]) -> Set<String> {
-        Set(errors.compactMap { error -> String? in
-            guard error.hasPrefix("Exercises/") else { return nil }
-            return error.split(separator: "/").dropFirst().first.map(String.init)
-        })
+        Set(errors.compactMap(lesson(of:)))
+    }
+
+    /// "Exercises/Lesson1/…" or "Tests/Lesson1Tests/…" → "Lesson1"; nil for an error in the kit's own code.
+    static func lesson(of error: String) -> String? {
+        let parts = error.split(separator: "/")
+        guard parts.count > 2 else { return nil }
+        if parts[0] == "Exercises" { return String(parts[1]) }
+        if parts[0] == "Tests", parts[1].hasPrefix("Lesson"), parts[1].hasSuffix("Tests") { return String(parts[1].dropLast(5)) }
+        return nil
     }
 }

@@ -52,10 +52,12 @@ public enum MutantsCommand {
 
         var ok = true
         var summaries: [String] = []
-        for lesson in lessons {
-            let tally = try measure(lesson, kit: kit, only: only, repeats: repeats, jobs: jobs, output: output)
-            summaries.append(tally.summary)
-            ok = ok && tally.acceptable
+        try KitLock.during(kit, say: output) {
+            for lesson in lessons {
+                let tally = try measure(lesson, kit: kit, only: only, repeats: repeats, jobs: jobs, output: output)
+                summaries.append(tally.summary)
+                ok = ok && tally.acceptable
+            }
         }
         output("")
         summaries.forEach(output)
@@ -155,7 +157,7 @@ struct MutantWorker {
         resultsFile = workspace.folder.appendingPathComponent("mutant-results.json")
     }
 
-    /// Runs the reference solution; nil when every test passes, else what failed. Also learns the graded tests.
+    /// Runs the reference solution; nil when every test passes, else what failed. 
     mutating func checkReference() throws -> String? {
         try workspace.use(solution, for: lesson.name)
         let reference = try run.run([lesson], resultsFile: resultsFile)
@@ -164,8 +166,6 @@ struct MutantWorker {
             return reference.buildErrors.first ?? failed.map { "\($0.testCode): \($0.message ?? "")" }
                 ?? reference.results.message ?? "no test ran"
         }
-        var listing = ""
-        run.knownTests = try run.gradedTests(of: [lesson], log: &listing)
         return nil
     }
 

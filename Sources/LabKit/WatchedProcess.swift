@@ -6,16 +6,20 @@ import Darwin
 #endif
 
 /// Runs a command to completion, its output (stdout and stderr together) going to a file, so a long log can
-/// never fill a pipe and stall the child. It never waits forever: it kills the command (and the processes it
-/// started, e.g. the XCTest binary under `swift test`) when it shows no progress for `silence` seconds — a test
-/// stuck in an endless loop or a long sleep — or when it runs longer than `limit` seconds in all. Progress is a
-/// change of the `progress` file when one is given (the test process rewrites it as each test starts: its stdout,
-/// going to a file, is buffered and shows nothing for long stretches), else growth of the output.
+/// never fill a pipe and stall the child. It never waits forever: it kills the command's whole process group (the
+/// XCTest binary under `swift test`, anything the learner's code started) when it shows no progress for `silence`
+/// seconds — a test stuck in an endless loop or a long sleep — or when it runs longer than `limit` seconds in all.
+/// Progress is a change of the `progress` file when one is given (the test process rewrites it as each test starts),
+/// else growth of the output.
+///
+/// Built on posix_spawn and waitpid rather than Foundation's Process, whose child reaping on Linux goes through a
+/// CFSocket that cannot be made where loopback is down (the tools then hung forever). Each child leads its own
+/// process group, so a Ctrl-C of `lab` (see `ChildProcesses`) or a time-out ends everything it started.
 enum WatchedProcess {
     struct Outcome {
         let status: Int32
         let output: String
-        /// Why it was killed, when it was: "silent for 10 s", "over 900 s".
+        /// Why it was killed, when it was: "silent for 5 s", "over 900 s".
         let killed: String?
     }
 
@@ -23,44 +27,70 @@ enum WatchedProcess {
                     removing removed: Set<String> = [], silence: TimeInterval? = nil, progress: URL? = nil,
                     limit: TimeInterval = 900) throws -> Outcome {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
         var merged = ProcessInfo.processInfo.environment.filter { !removed.contains($0.key) }
         merged.merge(environment) { $1 }
-        process.environment = merged
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let pid = try spawn(arguments, in: folder, environment: merged, output: log)
+        ChildProcesses.started(pid)
+        defer { ChildProcesses.ended(pid) }
 
         let started = Date()
         var lastMark: String?
         var lastChange = Date()
         var killed: String?
-        while process.isRunning {
-            Thread.sleep(forTimeInterval: 0.1)
+        var status: Int32 = 0
+        while true {
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid || (waited < 0 && errno != EINTR) { break }
+            Thread.sleep(forTimeInterval: 0.05)
             let mark = Self.mark(of: progress ?? log)
             if mark != lastMark { lastMark = mark; lastChange = Date() }
-            if let silence = silence, Date().timeIntervalSince(lastChange) > silence {
+            if killed == nil, let silence = silence, Date().timeIntervalSince(lastChange) > silence {
                 killed = "silent for \(Int(silence)) s"
-            } else if Date().timeIntervalSince(started) > limit {
+            } else if killed == nil, Date().timeIntervalSince(started) > limit {
                 killed = "over \(Int(limit)) s"
             }
-            if killed != nil {
-                killTree(process.processIdentifier)
-                break
-            }
+            if killed != nil { kill(-pid, SIGKILL) }
         }
-        process.waitUntilExit()
+        kill(-pid, SIGKILL)  // whatever the command left behind in its group
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return Outcome(status: process.terminationStatus, output: output, killed: killed)
+        return Outcome(status: exitStatus(status), output: output, killed: killed)
+    }
+
+    /// Starts `arguments` (found on PATH) in `folder`, as the leader of a new process group, its output to `output`.
+    private static func spawn(_ arguments: [String], in folder: URL, environment: [String: String], output: URL) throws -> pid_t {
+        #if canImport(Glibc)
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+
+        // posix_spawn has no working-directory action everywhere: `env -C` is not portable either, so a shell `cd`.
+        let command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", folder.path] + arguments
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let error = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        guard error == 0 else { throw SpawnError(command: arguments.joined(separator: " "), code: error) }
+        return pid
+    }
+
+    /// waitpid's status as a shell shows it: the exit code, or 128 + the signal that ended the process.
+    private static func exitStatus(_ status: Int32) -> Int32 {
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
     /// What changes when a file is rewritten or grows: its modification date and size.
@@ -68,22 +98,10 @@ enum WatchedProcess {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return nil }
         return "\(attributes[.modificationDate].map { "\($0)" } ?? "")|\(attributes[.size].map { "\($0)" } ?? "")"
     }
+}
 
-    /// Kills `pid` and its descendants, deepest first (`pgrep -P` exists on Linux and macOS).
-    private static func killTree(_ pid: Int32) {
-        let pgrep = Process()
-        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        pgrep.arguments = ["pgrep", "-P", String(pid)]
-        let pipe = Pipe()
-        pgrep.standardOutput = pipe
-        pgrep.standardError = FileHandle.nullDevice
-        if (try? pgrep.run()) != nil {
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            pgrep.waitUntilExit()
-            for child in String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap({ Int32($0) }) {
-                killTree(child)
-            }
-        }
-        kill(pid, SIGKILL)
-    }
+struct SpawnError: Error, CustomStringConvertible {
+    let command: String
+    let code: Int32
+    var description: String { "could not start `\(command)`: \(String(cString: strerror(code)))" }
 }

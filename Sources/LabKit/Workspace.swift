@@ -19,6 +19,13 @@ struct Workspace {
         }
     }
 
+    /// Puts the kit's own files back (all but Exercises/), undoing whatever a previous run may have changed.
+    func restoreKit() throws {
+        for part in Self.kitParts where part != "Exercises" {
+            try Self.mirror(kit.root.appendingPathComponent(part), to: folder.appendingPathComponent(part))
+        }
+    }
+
     /// The workspace's copy of a lesson's code: `Exercises/<lesson>/`.
     func lessonFolder(_ lesson: String) -> URL {
         folder.appendingPathComponent("Exercises").appendingPathComponent(lesson)
@@ -27,6 +34,20 @@ struct Workspace {
     /// Makes `Exercises/<lesson>/` in the workspace hold exactly what `source` holds.
     func use(_ source: URL, for lesson: String) throws {
         try Self.mirror(source, to: lessonFolder(lesson))
+    }
+
+    /// Makes `Exercises/<lesson>/` in the workspace hold exactly `files` (path inside the lesson → contents).
+    func use(files: [String: Data], for lesson: String) throws {
+        let target = lessonFolder(lesson)
+        for (path, data) in files {
+            let url = target.appendingPathComponent(path)
+            if (try? Data(contentsOf: url)) == data { continue }
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        }
+        for path in (try? regularFiles(under: target)) ?? [] where files[path] == nil {
+            try? FileManager.default.removeItem(at: target.appendingPathComponent(path))
+        }
     }
 
     /// Puts the kit's stubs (generated from Solutions/, never the learner's Exercises/) in place of a lesson.

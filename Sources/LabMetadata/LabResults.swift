@@ -59,10 +59,13 @@ public struct TestResult: Codable, Equatable {
     public var maxPoints: Double
     /// The functions whose stubs ran during the test ("not started" work), when any did.
     public var stubs: [String]?
+    /// Set by the test process when `lab` runs it: proof that the kit's test code wrote this result (`ResultSeal`).
+    /// `lab` checks it and drops it: the results files it writes carry none.
+    public var seal: String?
 
     enum CodingKeys: String, CodingKey {
         case name, status, outcome, message, testCode = "test_code", taskID = "task_id", lesson, exercise, function,
-             points, maxPoints = "max_points", stubs
+             points, maxPoints = "max_points", stubs, seal
     }
 
     /// "CreateMessageThreadTests/test_createMessageThread_usesPUT": the key of `LessonCatalog.declarationOrder`.

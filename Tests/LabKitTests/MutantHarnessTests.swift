@@ -5,23 +5,7 @@ import XCTest
 
 /// The pieces `lab mutants` and the runner stand on: applying a mutant, mirroring a workspace, reading XCTest's log,
 /// and the declaration order that ranks failures.
-final class MutantHarnessTests: XCTestCase {
-    var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("lab-mutants-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    func write(_ path: String, _ text: String, in root: URL? = nil) throws {
-        let url = (root ?? folder).appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
+final class MutantHarnessTests: FolderTestCase {
 
     func mutant(_ edits: [MutantCatalog.Edit]) -> MutantCatalog.Mutant {
         MutantCatalog.Mutant(id: "m", exercise: "1.3", kind: .mistake, about: "a mistake", edits: edits, expect: nil)

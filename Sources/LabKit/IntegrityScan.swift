@@ -1,0 +1,118 @@
+import Foundation
+
+/// What `lab grade` refuses in a learner's code before building it: the few things no exercise needs and through
+/// which code could reach the grader rather than the exercise. A lesson whose code does one of them is not graded
+/// (its tests fail, the report says why); an honest solution never trips it.
+/// - imports other than Foundation and friends: XCTest (observers that rewrite verdicts), the kit's own modules;
+/// - escape hatches: calling symbols by name, code that runs after the tests end, starting other processes;
+/// - a declaration that shadows a name the tests use from Foundation, XCTest or the kit (a top-level
+///   `XCTAssertEqual`, an `extension HTTPURLResponse { var statusCode … }`): Swift lets a module's declarations
+///   win over those of the modules it imports, so the tests would call the learner's version.
+struct IntegrityScan {
+    static let allowedImports: Set<String> = ["Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatch",
+                                              "LabSupport", "Combine", "os", "Swift"]
+    static let forbiddenWords: [String: String] = [
+        "@_silgen_name": "calls a function by its symbol name", "@_cdecl": "exports a C symbol",
+        "@_extern": "calls a function by its symbol name", "dlsym": "looks up symbols at run time",
+        "dlopen": "loads code at run time", "atexit": "runs code after the tests have ended",
+        "XCTestObservation": "watches the tests", "XCTestObservationCenter": "watches the tests",
+        "fork": "starts other processes", "vfork": "starts other processes", "posix_spawn": "starts other processes",
+        "posix_spawnp": "starts other processes", "system": "starts other processes", "execv": "starts other processes",
+        "execve": "starts other processes", "execvp": "starts other processes", "Process": "starts other processes",
+        "NSTask": "starts other processes", "popen": "starts other processes",
+    ]
+    /// Free functions of the standard library and Foundation that tests call unqualified.
+    static let globalFunctions: Set<String> = ["zip", "min", "max", "abs", "print", "precondition", "stride", "type", "repeatElement"]
+
+    /// Names the tests use unqualified, from other modules: a learner's top-level declaration must not reuse them.
+    let freeNames: Set<String>
+    /// Members the tests use (`x.name`): a learner's extension of a type not of the lesson must not declare them.
+    let memberNames: Set<String>
+    /// Types the lesson itself declares: extending them is the learner's business.
+    let lessonTypes: Set<String>
+
+    init(kitRoot: URL, lesson: String) {
+        let tests = Self.tokens(under: kitRoot.appendingPathComponent("Tests/\(lesson)Tests"))
+        let solution = Self.tokens(under: kitRoot.appendingPathComponent("Solutions/\(lesson)"))
+        let declaredInTests = Set(Self.declarations(in: tests).map(\.name))
+        let declaredInLesson = Set(Self.declarations(in: solution).map(\.name))
+        lessonTypes = Set(Self.declarations(in: solution).filter(\.isType).map(\.name))
+        freeNames = Set(tests.filter { token in
+            !token.afterDot && (token.text.first?.isUppercase == true || token.text.hasPrefix("XCT") || Self.globalFunctions.contains(token.text))
+        }.map(\.text)).subtracting(declaredInTests).subtracting(declaredInLesson)
+        memberNames = Set(tests.filter(\.afterDot).map(\.text))
+    }
+
+    /// "Exercises/Lesson1/X.swift:3: imports XCTest (…)" for each thing refused, in file and line order.
+    func violations(in files: [String: Data], folder: String) -> [String] {
+        files.keys.sorted().flatMap { path -> [String] in
+            let tokens = SwiftTokens(String(decoding: files[path] ?? Data(), as: UTF8.self)).tokens
+            return problems(in: tokens).map { "\(folder)/\(path):\($0.line): \($0.text)" }
+        }
+    }
+
+    private func problems(in tokens: [SwiftTokens.Token]) -> [(line: Int, text: String)] {
+        var found: [(Int, String)] = []
+        for (index, token) in tokens.enumerated() {
+            if token.text == "import", let module = Self.importedModule(tokens, after: index), !Self.allowedImports.contains(module) {
+                found.append((token.line, "imports \(module) — graded code may import only Foundation, FoundationNetworking, Dispatch and LabSupport"))
+            } else if let why = Self.forbiddenWords[token.text] {  // `Foundation.Process` too
+                found.append((token.line, "uses `\(token.text)`, which \(why): no exercise needs it, and graded code may not"))
+            }
+        }
+        for declaration in Self.declarations(in: tokens) {
+            if declaration.depth == 0, freeNames.contains(declaration.name) {
+                found.append((declaration.line, "declares `\(declaration.name)`, a name the tests use from Foundation, XCTest or the kit: your declaration would replace it in the tests — rename it"))
+            } else if declaration.depth == 1, let owner = declaration.extending, !lessonTypes.contains(owner), memberNames.contains(declaration.name) {
+                found.append((declaration.line, "adds `\(declaration.name)` to \(owner), a member the tests use: your version would replace it in the tests — rename it"))
+            }
+        }
+        return found.sorted { $0.0 < $1.0 }
+    }
+
+    struct Declaration {
+        let name: String
+        let line: Int
+        let depth: Int
+        let isType: Bool
+        /// The type a top-level `extension` is extending, for declarations inside one.
+        let extending: String?
+    }
+
+    static let declarationKeywords: Set<String> = ["func", "var", "let", "class", "struct", "enum", "protocol", "typealias", "actor", "case"]
+    static let typeKeywords: Set<String> = ["class", "struct", "enum", "protocol", "typealias", "actor"]
+
+    static func declarations(in tokens: [SwiftTokens.Token]) -> [Declaration] {
+        var found: [Declaration] = []
+        var extending: String?
+        for (index, token) in tokens.enumerated() {
+            if token.depth == 0, declarationKeywords.contains(token.text) { extending = nil }
+            if token.text == "extension", token.depth == 0, index + 1 < tokens.count {
+                var last = index + 1  // `extension Foundation.URL`: the last part names the type
+                while last + 1 < tokens.count, tokens[last + 1].afterDot { last += 1 }
+                extending = tokens[last].text
+                continue
+            }
+            guard declarationKeywords.contains(token.text), !token.afterDot, index + 1 < tokens.count else { continue }
+            let name = tokens[index + 1]
+            guard name.line == token.line || name.depth == token.depth else { continue }
+            found.append(Declaration(name: name.text, line: name.line, depth: token.depth,
+                                     isType: typeKeywords.contains(token.text), extending: token.depth >= 1 ? extending : nil))
+        }
+        return found
+    }
+
+    /// The module of `import X`, `import struct X.Y`, `@testable import X`.
+    private static func importedModule(_ tokens: [SwiftTokens.Token], after index: Int) -> String? {
+        var next = index + 1
+        if next < tokens.count, ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"].contains(tokens[next].text) { next += 1 }
+        guard next < tokens.count, tokens[next].line == tokens[index].line else { return nil }
+        return tokens[next].text
+    }
+
+    private static func tokens(under folder: URL) -> [SwiftTokens.Token] {
+        ((try? regularFiles(under: folder)) ?? []).filter { $0.hasSuffix(".swift") }.flatMap { path in
+            SwiftTokens((try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)) ?? "").tokens
+        }
+    }
+}

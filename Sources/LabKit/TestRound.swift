@@ -1,0 +1,111 @@
+import Foundation
+import LabMetadata
+
+/// One test process of a `LessonRun`: runs the given graded tests once and returns the results it could verify.
+///
+/// Everything the test process may touch is private to this round and thrown away after it: a scratch folder
+/// (fresh, random name) holding the results file, the file naming the test being run, and the seal key, which the
+/// test process deletes as its first test starts. Results are read only after the process — and, in the sandbox,
+/// everything it started — has ended, and a result counts only when its seal verifies (`ResultSeal`).
+struct TestRound {
+    /// What the process did.
+    var status: Int32 = 0
+    var killed: String?
+    var output = ""
+    /// Results with a valid seal, "Class/test" → result, for tests that were asked for.
+    var verified: [String: TestResult] = [:]
+    /// Results in the file without a valid seal (written by something other than the kit's tests), ignored.
+    var forged = 0
+    /// "Class/test" of the last test the process said it was starting.
+    var lastStarted: String?
+
+    static func run(_ tests: [String], of lessons: [String: LessonCatalog.Lesson], in root: URL, environment: [String: String],
+                    removing removed: Set<String>, timeLimit: TimeInterval, sandbox: Sandbox) throws -> TestRound {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lab-round-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let results = scratch.appendingPathComponent("results.json")
+        let keyFile = scratch.appendingPathComponent("key")
+        let seal = ResultSeal()
+        try Data(seal.hex.utf8).write(to: keyFile)
+
+        let qualified = tests.compactMap { key in lessons[key].map { "\($0.name)Tests.\(key)" } }
+        let command = sandbox.wrap(TestCommand.arguments(root: root, tests: qualified))
+        let process = try WatchedProcess.run(
+            command, in: root,
+            environment: environment.merging(["LAB_RESULTS": results.path, "LAB_RESULTS_KEY": keyFile.path]) { $1 },
+            removing: removed, silence: timeLimit, progress: URL(fileURLWithPath: results.path + ".running"))
+
+        var round = TestRound(status: process.status, killed: process.killed, output: process.output)
+        let asked = Set(tests)
+        for result in (try? ResultsFile.read(results))?.tests ?? [] {
+            guard seal.verifies(result) else { round.forged += 1; continue }
+            if asked.contains(result.classAndName), round.verified[result.classAndName] == nil {
+                round.verified[result.classAndName] = result
+            }
+        }
+        round.lastStarted = (try? String(contentsOf: URL(fileURLWithPath: results.path + ".running"), encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return round
+    }
+}
+
+extension TestRound {
+    /// Runs each test in a process of its own, up to `width` at a time: "Class/test" → its round.
+    static func runEach(_ tests: [String], of lessons: [String: LessonCatalog.Lesson], in root: URL, environment: [String: String],
+                        removing removed: Set<String>, timeLimit: TimeInterval, sandbox: Sandbox, width: Int = 8) throws -> [String: TestRound] {
+        final class Collected: @unchecked Sendable {  // written under `lock` only
+            let lock = NSLock()
+            var rounds: [String: TestRound] = [:]
+            var failure: Error?
+        }
+        let collected = Collected()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = width
+        for test in tests {
+            queue.addOperation {
+                let outcome = Result { try run([test], of: lessons, in: root, environment: environment, removing: removed,
+                                               timeLimit: timeLimit, sandbox: sandbox) }
+                collected.lock.lock()
+                defer { collected.lock.unlock() }
+                switch outcome {
+                case .success(let round): collected.rounds[test] = round
+                case .failure(let error): collected.failure = error
+                }
+            }
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        if let failure = collected.failure { throw failure }
+        return collected.rounds
+    }
+}
+
+/// How a lesson's tests are started. Where SwiftPM builds the XCTest bundle as an executable (Linux), it is run
+/// directly: it starts in a fifth of a second where `swift test` takes one or two, which matters because a crash or
+/// a time-out means a new process for the tests after it. Elsewhere (`xctest` bundles on macOS), `swift test`.
+enum TestCommand {
+    /// `tests`: "Lesson1Tests.Class/test" each.
+    static func arguments(root: URL, tests: [String]) -> [String] {
+        if let binary = testBinary(in: root) {
+            return [binary.path, tests.joined(separator: ",")]
+        }
+        let filter = tests.map { "^\(NSRegularExpression.escapedPattern(for: $0))$" }.joined(separator: "|")
+        return ["swift", "test", "--skip-build"] + SwiftFlags.test + ["--filter", filter]
+    }
+
+    /// The built test executable, `.build/debug/<Package>PackageTests.xctest`, when it is a plain file (Linux).
+    static func testBinary(in root: URL) -> URL? {
+        #if os(Linux)
+        let folder = root.appendingPathComponent(".build/debug")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        guard let name = names.first(where: { $0.hasSuffix("PackageTests.xctest") }) else { return nil }
+        let binary = folder.appendingPathComponent(name)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: binary.path, isDirectory: &isFolder), !isFolder.boolValue,
+              FileManager.default.isExecutableFile(atPath: binary.path) else { return nil }
+        return binary
+        #else
+        return nil
+        #endif
+    }
+}

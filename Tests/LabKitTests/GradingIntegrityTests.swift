@@ -1,0 +1,202 @@
+import Foundation
+import XCTest
+@testable import LabKit
+@testable import LabMetadata
+
+/// Each attack a determined learner tried on `lab grade` (issue 8), graded for real: a class of checkouts, each the
+/// kit's Lesson 1 stubs plus one attack, goes through `GradingWorkspace` once (class setUp), in a grading copy of
+/// its own that builds Lesson 1 only. The attacks' code is the text below: it is compiled only inside that copy.
+/// Then each test checks one attack's row: the grade it could not change and the note that names it.
+final class GradingIntegrityTests: XCTestCase {
+    /// A checkout: Lesson 1's stubs with `files` added or replaced, and `edits` (find → replace) made to the controller.
+    struct Attack {
+        var files: [String: String] = [:]
+        var edits: [(String, String)] = []
+        var link: (name: String, target: String)?
+    }
+
+    static let controller = "MessageThreadController.swift"
+    static let threadStub = #"        completion(NotImplemented("createMessageThread(title:completion:)", section: "1.3"))"#
+    static let messageStub = #"        completion(NotImplemented("createMessage(messageThread:text:sender:completion:)", section: "1.4"))"#
+
+    /// The order matters for one: `stubs-after-tamper` is graded right after `tamper`.
+    static let attacks: [(String, Attack)] = [
+        ("atexit", Attack(files: ["Forge.swift": """
+            import Foundation
+            let forge: Void = { atexit { if let path = ProcessInfo.processInfo.environment["LAB_RESULTS"] { try? "{}".write(toFile: path, atomically: true, encoding: .utf8) } } }()
+            """])),
+        ("symlink-to-solutions", Attack(link: (controller, "Solutions/Lesson1/\(controller)"))),
+        ("forge-results-file", Attack(edits: [(threadStub, """
+                if let path = ProcessInfo.processInfo.environment["LAB_RESULTS"], let data = FileManager.default.contents(atPath: path),
+                   var json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], var tests = json["tests"] as? [[String: Any]] {
+                    for i in tests.indices { tests[i]["outcome"] = "passed"; tests[i]["status"] = "pass"; tests[i]["message"] = nil; tests[i]["points"] = 1 }
+                    json["tests"] = tests
+                    if let out = try? JSONSerialization.data(withJSONObject: json) { FileManager.default.createFile(atPath: path, contents: out) }
+                }
+                completion(nil)
+        """)])),
+        ("background-rewriter", Attack(edits: [(threadStub, """
+                let path = ProcessInfo.processInfo.environment["LAB_RESULTS"] ?? ""
+                DispatchQueue.global().async {
+                    while true {
+                        let forged = #"{"version":3,"status":"pass","score":33,"max_score":33,"lessons":[],"tests":[]}"#
+                        try? forged.write(toFile: path, atomically: true, encoding: .utf8)
+                        usleep(1000)
+                    }
+                }
+                completion(nil)
+        """)])),
+        ("background-process", Attack(files: ["Daemon.swift": """
+            import Foundation
+            func startDaemon() { let p = Foundation.Process(); p.executableURL = URL(fileURLWithPath: "/bin/sh"); try? p.run() }
+            """])),
+        ("xctest-observer", Attack(files: ["Observer.swift": """
+            import XCTest
+            final class Watcher: NSObject, XCTestObservation {}
+            """])),
+        ("shadowed-assertion", Attack(files: ["Shadow.swift": """
+            import Foundation
+            public func XCTAssertEqual<T>(_ a: @autoclosure () throws -> T, _ b: @autoclosure () throws -> T, _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line) {}
+            """])),
+        ("tamper", Attack(edits: [(threadStub, """
+                let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                try? "final class Tampered {}".write(to: here.appendingPathComponent("Tests/Lesson1Tests/Tampered.swift"), atomically: true, encoding: .utf8)
+        \(threadStub)
+        """)])),
+        ("stubs-after-tamper", Attack()),
+        ("exit-halfway", Attack(edits: [(messageStub, "        exit(0)")])),
+        ("endless-loop", Attack(edits: [(threadStub, "        var n = 0; while title != \"\" || n >= 0 { n &+= 1 }; completion(nil)")])),
+        ("stray-c-file", Attack(files: ["helper.c": "int helper(void) { return 1; }\n"])),
+        ("solved", Attack()),  // the kit's own solution: the defences must cost an honest learner nothing
+    ]
+
+    static var rows: [String: ClassReport.Row] = [:]
+    static var setupFailure: String?
+
+    override class func setUp() {
+        super.setUp()
+        do {
+            let kit = try Kit(root: KitRoot.find())
+            let lesson = try kit.lesson("Lesson1")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lab-integrity-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let stubs = try ExerciseTree(kitRoot: kit.root).expectedExercises().filter { $0.key.hasPrefix("Lesson1/") }
+            var checkouts: [(String, URL)] = []
+            for (name, attack) in attacks {
+                let lessonFolder = folder.appendingPathComponent("\(name)/Exercises/Lesson1")
+                try FileManager.default.createDirectory(at: lessonFolder, withIntermediateDirectories: true)
+                for (path, text) in stubs { try text.write(to: folder.appendingPathComponent("\(name)/Exercises/\(path)"), atomically: true, encoding: .utf8) }
+                if name == "solved" {
+                    try? FileManager.default.removeItem(at: lessonFolder)
+                    try FileManager.default.copyItem(at: kit.root.appendingPathComponent("Solutions/Lesson1"), to: lessonFolder)
+                }
+                for (file, text) in attack.files { try text.write(to: lessonFolder.appendingPathComponent(file), atomically: true, encoding: .utf8) }
+                for (find, replace) in attack.edits {
+                    let url = lessonFolder.appendingPathComponent(controller)
+                    let text = try String(contentsOf: url, encoding: .utf8)
+                    guard text.contains(find) else { throw SetupError("\(name): the stub no longer contains \(find)") }
+                    try text.replacingOccurrences(of: find, with: replace).write(to: url, atomically: true, encoding: .utf8)
+                }
+                if let link = attack.link {
+                    try? FileManager.default.removeItem(at: lessonFolder.appendingPathComponent(link.name))
+                    try FileManager.default.createSymbolicLink(at: lessonFolder.appendingPathComponent(link.name),
+                                                               withDestinationURL: kit.root.appendingPathComponent(link.target))
+                }
+                checkouts.append((name, folder.appendingPathComponent(name)))
+            }
+            let workspace = try GradingWorkspace(kit: kit, protected: [folder], name: "integrity-tests", lessons: [lesson])
+            for (name, checkout) in checkouts {
+                rows[name] = try workspace.grade(checkout, learner: name, resultsFile: folder.appendingPathComponent("\(name).json"))
+            }
+        } catch {
+            setupFailure = "\(error)"
+        }
+    }
+
+    struct SetupError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The attack's row, or a failure saying the grading itself did not happen.
+    func row(_ name: String) throws -> ClassReport.Row {
+        if let failure = Self.setupFailure { throw SetupError("setup: grading the attacks failed: \(failure)") }
+        return try XCTUnwrap(Self.rows[name], "setup: \(name) was not graded")
+    }
+
+    func assertNothingEarned(_ name: String, noteContains words: String?, file: StaticString = #filePath, line: UInt = #line) throws {
+        let row = try row(name)
+        let results = try XCTUnwrap(row.results, "\(name) was not graded at all: \(row.notes)", file: file, line: line)
+        XCTAssertEqual(results.score, 0, "\(name) earned points with nothing solved: \(row.summary)", file: file, line: line)
+        XCTAssertEqual(results.maxScore, 33, "\(name) changed Lesson 1's maximum: \(row.summary)", file: file, line: line)
+        if let words = words {
+            XCTAssertTrue(row.notes.contains { $0.contains(words) }, "\(name): no note says \"\(words)\": \(row.notes)", file: file, line: line)
+        }
+    }
+
+    func messages(_ name: String) throws -> [String] {
+        try row(name).results?.tests.compactMap(\.message) ?? []
+    }
+
+    func test_solvedCopy_earnsFullMarks_withNoNote() throws {
+        let row = try row("solved")
+        XCTAssertEqual(row.results?.score, 33, "the kit's own solution lost points under the defences: \(row.summary); first failure: \(row.results?.tests.first { $0.outcome != .passed }?.message ?? "-")")
+    }
+
+    func test_atexitHandler_isRefused_andEarnsNothing() throws {
+        try assertNothingEarned("atexit", noteContains: "uses `atexit`")
+    }
+
+    func test_linkToTheKitsSolutions_isNotTaken() throws {
+        try assertNothingEarned("symlink-to-solutions", noteContains: "outside your Exercises/: not taken")
+    }
+
+    func test_resultsRewrittenDuringATest_areIgnored() throws {
+        try assertNothingEarned("forge-results-file", noteContains: "the kit's tests did not write")
+    }
+
+    func test_resultsRewrittenInTheBackground_areIgnored() throws {
+        try assertNothingEarned("background-rewriter", noteContains: nil)
+    }
+
+    func test_startingAProcess_isRefused() throws {
+        try assertNothingEarned("background-process", noteContains: "uses `Process`")
+    }
+
+    func test_importingXCTest_isRefused() throws {
+        try assertNothingEarned("xctest-observer", noteContains: "imports XCTest")
+    }
+
+    func test_shadowingAnAssertion_isRefused() throws {
+        try assertNothingEarned("shadowed-assertion", noteContains: "declares `XCTAssertEqual`")
+    }
+
+    func test_writingIntoTheGradingCopy_reachesNeitherTheCopyNorTheNextLearner() throws {
+        try assertNothingEarned("tamper", noteContains: nil)
+        try assertNothingEarned("stubs-after-tamper", noteContains: nil)
+        let next = try messages("stubs-after-tamper")
+        XCTAssertTrue(next.allSatisfy { $0.contains("not started yet") },
+                      "the learner graded after `tamper` did not get plain not-started results: \(next.prefix(2))")
+    }
+
+    func test_exitHalfway_failsTheTestsThatNeverReported_keepingTheMaximum() throws {
+        try assertNothingEarned("exit-halfway", noteContains: nil)
+        let messages = try messages("exit-halfway")
+        XCTAssertTrue(messages.contains { $0.contains("ended the test process") },
+                      "no message says the learner's code ended the test process: \(messages.prefix(3))")
+    }
+
+    func test_endlessLoop_costsItsTests_withAMessageNamingTheTimeLimit() throws {
+        try assertNothingEarned("endless-loop", noteContains: nil)
+        let messages = try messages("endless-loop")
+        XCTAssertTrue(messages.contains { $0.contains("took longer than 5 s") }, "no message names the time limit: \(messages.prefix(3))")
+    }
+
+    func test_strayCFile_isLeftOut_andTheLessonStillGraded() throws {
+        let row = try row("stray-c-file")
+        XCTAssertNotNil(row.results, "a stray .c file left the row ungraded: \(row.notes)")
+        XCTAssertTrue(row.notes.contains { $0.contains("only .swift files are graded") }, "no note names the .c file: \(row.notes)")
+        let messages = try messages("stray-c-file")
+        XCTAssertTrue(messages.allSatisfy { $0.contains("not started yet") }, "Lesson 1's stubs were not graded as not started: \(messages.prefix(2))")
+    }
+}
