@@ -32,12 +32,18 @@ extension BoardApp {
         lines += body.map { line($0.text, $0.style) }
         lines += Array(repeating: line(""), count: max(0, bodyHeight - body.count))
         lines.append(rule)
-        if let busy {
-            lines.append(line(" \(Self.spinner[spinnerFrame % Self.spinner.count]) \(busy)…"))
+        // A long status takes the info line too, so that its section, at the end, is never cut off.
+        let statusLines = busy.map { ["\(Self.spinner[spinnerFrame % Self.spinner.count]) \($0)…"] }
+            ?? TextWidth.wrap(status.text, width: max(1, width - 2))
+        let statusStyle: ScreenLine.Style = busy == nil && status.isError ? .error : .plain
+        lines.append(line(" " + statusLines[0], statusStyle))
+        if let promptOrInfo {
+            lines.append(line(" " + promptOrInfo))
+        } else if statusLines.count > 1 {
+            lines.append(line(" " + statusLines.dropFirst().joined(separator: " "), statusStyle))
         } else {
-            lines.append(line(" " + status.text, status.isError ? .error : .plain))
+            lines.append(line(" " + liveNote, .dim))
         }
-        lines.append(promptOrInfo.map { line(" " + $0) } ?? line(" " + liveNote, .dim))
         lines.append(line(" " + keys, .bar))
         return Array(lines.prefix(max(0, size.height)))
     }
@@ -115,10 +121,12 @@ extension BoardApp {
     private func minute(_ date: Date) -> String { format(date, "yyyy-MM-dd HH:mm") }
 
     private func format(_ date: Date, _ pattern: String) -> String {
+        if let formatter = dateFormatters[pattern] { return formatter.string(from: date) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
         formatter.dateFormat = pattern
+        dateFormatters[pattern] = formatter
         return formatter.string(from: date)
     }
 }

@@ -41,7 +41,9 @@ public final class BoardApp {
     public var hasLiveUpdates: Bool { live != nil }
     /// The terminal's size; the screen is laid out for it (80×24 by default).
     public var size = (width: 80, height: 24)
-    public var timeZone = TimeZone.current
+    public var timeZone = TimeZone.current { didSet { dateFormatters = [:] } }
+    /// By pattern: a screen shows many dates, and a DateFormatter is slow to make.
+    var dateFormatters: [String: DateFormatter] = [:]
     /// Called after every change of state, on the delivery queue: redraw.
     public var onChange: () -> Void = {}
 

@@ -16,6 +16,12 @@ final class BoardScreenTests: XCTestCase {
 
     private var text: String { app.screen().map(\.text).joined(separator: "\n") }
     private var statusLine: ScreenLine { app.screen()[21] }
+    /// The status line, with its continuation on the next line when it is long (else that line is the dim info line).
+    private var statusText: String {
+        let screen = app.screen()
+        let rows = screen[22].style == .dim || app.prompt != nil ? [screen[21]] : [screen[21], screen[22]]
+        return rows.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
 
     private func press(_ keys: Key...) { keys.forEach(app.handle) }
     private func type(_ text: String) { text.forEach { app.handle(.character($0)) } }
@@ -51,6 +57,20 @@ final class BoardScreenTests: XCTestCase {
         XCTAssertEqual(app.page, .threads)
     }
 
+    func test_aLongThread_opensAtItsNewestMessage_andScrollsBack() {
+        let messages = (1...30).map { BoardMessage(text: "message \($0)", sender: "S", timestamp: Date(timeIntervalSinceReferenceDate: Double($0))) }
+        service.threads = [BoardThread(title: "Long", identifier: "long", messages: messages)]
+        app.start()
+        press(.enter)
+        XCTAssertTrue(text.contains("message 30"))
+        XCTAssertFalse(text.contains("message 1\n"))
+        (0..<200).forEach { _ in press(.up) }
+        XCTAssertTrue(text.contains("    message 1 "), "scrolled back to the oldest")
+        XCTAssertFalse(text.contains("message 30"))
+        press(.down)
+        XCTAssertEqual(app.scrollBack, app.maxScrollBack - 1, "scrolling back stops at the oldest message")
+    }
+
     func test_post_sendsTheTypedMessageAsTheSender_showsIt_andRefreshes() {
         app.start()
         press(.enter, .character("p"))
@@ -62,7 +82,7 @@ final class BoardScreenTests: XCTestCase {
         XCTAssertEqual(service.posts.map(\.thread), [Sample.restAPIs.identifier])
         XCTAssertEqual(service.fetches, 2, "a post is followed by a refresh")
         XCTAssertTrue(text.contains("Hello, q and all"))
-        XCTAssertTrue(statusLine.text.contains("posted as Ann"), statusLine.text)
+        XCTAssertTrue(statusText.contains("posted as Ann"), statusText)
         XCTAssertFalse(app.hasQuit)
     }
 
@@ -74,7 +94,7 @@ final class BoardScreenTests: XCTestCase {
         XCTAssertEqual(service.created, ["Zebra"])
         XCTAssertEqual(app.threads.map(\.title), ["REST APIs", "Zebra", "📚 Reading list"], "the refreshed list, as fetched")
         XCTAssertEqual(app.threads[app.selection].title, "Zebra", "the new thread stays selected after the refresh")
-        XCTAssertTrue(statusLine.text.contains("created \"Zebra\""), statusLine.text)
+        XCTAssertTrue(statusText.contains("created \"Zebra\""), statusText)
     }
 
     func test_refresh_showsWhatAnotherClientPosted() {
@@ -98,7 +118,7 @@ final class BoardScreenTests: XCTestCase {
     func test_unsolvedFetch_namesLesson4InTheListAndOnTheStatusLine() {
         service.fetchFailure = BoardFailure(.threadList, .notStarted(section: "4.6"))
         app.start()
-        XCTAssertEqual(statusLine.text.trimmingCharacters(in: .whitespaces), "thread list: finish Lesson 4 §4.6 (fetchMessageThreads)")
+        XCTAssertEqual(statusText, "thread list: finish Lesson 4 §4.6 (fetchMessageThreads)")
         XCTAssertEqual(statusLine.style, .error)
         XCTAssertTrue(text.contains("Finish Lesson 4 §4.6, then press r"), text)
     }
@@ -109,34 +129,35 @@ final class BoardScreenTests: XCTestCase {
         press(.character("n"))
         type("T")
         press(.enter)
-        XCTAssertTrue(statusLine.text.hasPrefix(" new thread: finish Lesson 1 §1.3"), statusLine.text)
+        XCTAssertTrue(statusText.hasPrefix("new thread: finish Lesson 1 §1.3"), statusText)
         service.postFailure = BoardFailure(.post, .notStarted(section: "1.4"))
         press(.enter, .character("p"))
         type("hi")
         press(.enter)
-        XCTAssertTrue(statusLine.text.hasPrefix(" post: finish Lesson 1 §1.4"), statusLine.text)
+        XCTAssertTrue(statusText.hasPrefix("post: finish Lesson 1 §1.4"), statusText)
     }
 
     func test_401_andATransportError_areShownOnTheStatusLineWithTheSection() {
         service.fetchFailure = BoardFailure(.threadList, .httpStatus(401, message: "Permission denied"))
         app.start()
-        XCTAssertEqual(statusLine.text.trimmingCharacters(in: .whitespaces),
+        XCTAssertEqual(statusText,
                        "thread list: the server answered 401 Permission denied — Lesson 4 §4.6")
         service.fetchFailure = BoardFailure(.threadList, .transport(.cannotConnectToHost))
         press(.character("r"))
-        XCTAssertEqual(statusLine.text.trimmingCharacters(in: .whitespaces),
+        XCTAssertEqual(statusText,
                        "thread list: could not connect to the server (is it running?) — Lesson 4 §4.6")
     }
 
     func test_aSlowServer_showsASpinner_thenItsAnswer() {
         service.holdAnswers = true
         app.start()
-        XCTAssertEqual(statusLine.text.trimmingCharacters(in: .whitespaces), "| loading threads…")
+        XCTAssertEqual(statusText, "| loading threads…")
         app.tick()
-        XCTAssertEqual(statusLine.text.trimmingCharacters(in: .whitespaces), "/ loading threads…", "the spinner turns")
+        XCTAssertEqual(statusText, "/ loading threads…", "the spinner turns")
         service.fetchFailure = BoardFailure(.threadList, .noAnswer(seconds: 10))
         service.release()
-        XCTAssertTrue(statusLine.text.contains("no answer in 10 s"), statusLine.text)
+        XCTAssertEqual(statusText, "thread list: no answer in 10 s: a slow server, or fetchMessageThreads never calls "
+            + "completion — Lesson 4 §4.6, §0.4", "a long status goes on over the next line, its section whole")
     }
 
     func test_liveUpdates_refreshTheBoard() {
