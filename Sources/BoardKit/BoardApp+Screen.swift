@@ -50,7 +50,7 @@ extension BoardApp {
 
     private var header: String {
         guard let thread = openThread else {
-            return hasLoaded ? " Threads: \(threads.count), sorted by title" : " Threads"
+            return hasLoaded ? " Threads: \(threads.count)" : " Threads"
         }
         let count = thread.messages.count
         return " \(thread.title) — \(count) \(count == 1 ? "message" : "messages"), oldest first"
@@ -80,11 +80,14 @@ extension BoardApp {
         let top = max(0, selection - bodyHeight + 1)
         return threads.indices.dropFirst(top).prefix(bodyHeight).map { index in
             let thread = threads[index]
-            let count = thread.messages.count
-            var detail = "\(count) \(count == 1 ? "message" : "messages")"
-            if let last = thread.messages.last { detail += ", last \(last.sender) \(day(last.timestamp))" }
+            // Columns: the title, the number of messages, the last message's sender and day.
+            let count = String(thread.messages.count)
+            var detail = String(repeating: " ", count: max(0, 3 - count.count)) + count
+                + (thread.messages.count == 1 ? " message   " : " messages  ")
+            if let last = thread.messages.last { detail += TextWidth.pad(last.sender, to: 10) + " " + day(last.timestamp) }
             let marker = index == selection ? " > " : "   "
-            return (TextWidth.spread(marker + thread.title, detail + " ", width: size.width), index == selection ? .selected : .plain)
+            return (TextWidth.pad(marker + thread.title, to: size.width - 36) + " " + TextWidth.pad(detail, to: 35),
+                    index == selection ? .selected : .plain)
         }
     }
 

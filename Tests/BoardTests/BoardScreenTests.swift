@@ -33,7 +33,7 @@ final class BoardScreenTests: XCTestCase {
         for line in screen { XCTAssertEqual(TextWidth.columns(of: line.text), 80, "this line is not 80 columns: \(line.text)") }
         XCTAssertTrue(screen[3].text.hasPrefix(" > REST APIs"), screen[3].text)
         XCTAssertEqual(screen[3].style, .selected)
-        XCTAssertTrue(screen[3].text.contains("1 message, last Spencer 2018-08-08"), screen[3].text)
+        XCTAssertTrue(screen[3].text.contains("  1 message   Spencer    2018-08-08"), screen[3].text)
         XCTAssertTrue(screen[4].text.hasPrefix("   📚 Reading list"), screen[4].text)
         XCTAssertTrue(text.contains("q quit"), "the keys are on screen")
         XCTAssertTrue(text.contains("Live updates arrive with Lesson 8"), "the board says live updates are not there yet")
