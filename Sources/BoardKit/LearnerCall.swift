@@ -13,7 +13,6 @@ enum LearnerCall {
     static func run<Value>(
         _ feature: BoardFeature, timeout: TimeInterval,
         body: @escaping (_ finish: @escaping (Result<Value, Error>) -> Void) -> Void,
-        lessonErrors: @escaping (Error) -> BoardFailure.Problem? = { _ in nil },
         completion: @escaping (Result<Value, BoardFailure>) -> Void
     ) {
         let once = Once()
@@ -25,7 +24,7 @@ enum LearnerCall {
         queue.async {
             CrashGuard.entering(feature)
             body { result in
-                answer(result.mapError { BoardFailure(feature, lessonErrors($0) ?? problem(for: $0, feature)) })
+                answer(result.mapError { BoardFailure(feature, problem(for: $0, feature)) })
             }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
@@ -33,11 +32,14 @@ enum LearnerCall {
         }
     }
 
-    /// The errors every lesson shares: the stub's `NotImplemented`, URLSession's `URLError`, a `DecodingError`.
+    /// The errors every lesson shares: the stub's `NotImplemented`, a lesson's `HTTPStatusError`, URLSession's
+    /// `URLError`, a `DecodingError`.
     static func problem(for error: Error, _ feature: BoardFeature) -> BoardFailure.Problem {
         switch error {
         case let stub as NotImplemented:
             return .notStarted(section: stub.section)
+        case let refused as LessonStatusError:
+            return .httpStatus(refused.statusCode, message: serverMessage(in: refused.body))
         case let urlError as URLError:
             return .transport(urlError.code)
         case let decoding as DecodingError:
@@ -68,6 +70,12 @@ enum LearnerCall {
         @unknown default: return "\(error)"
         }
     }
+}
+
+/// Each lesson module has its own `HTTPStatusError` type; each adapter file makes its lesson's one of these.
+protocol LessonStatusError: Error {
+    var statusCode: Int { get }
+    var body: String { get }
 }
 
 /// True the first time only, from any thread.

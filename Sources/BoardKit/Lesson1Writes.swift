@@ -22,7 +22,7 @@ final class Lesson1Writes {
                 let created = controller.messageThreads.count > known ? controller.messageThreads.last : nil
                 finish(error.map { .failure($0) } ?? .success(created.map(Self.boardThread)))
             }
-        }, lessonErrors: Self.httpProblem, completion: completion)
+        }, completion: completion)
     }
 
     func post(text: String, sender: String, to thread: BoardThread, timeout: TimeInterval,
@@ -37,11 +37,7 @@ final class Lesson1Writes {
                 let posted = lessonThread.messages.count > thread.messages.count ? lessonThread.messages.last : nil
                 finish(error.map { .failure($0) } ?? .success(posted.map(Self.boardMessage)))
             }
-        }, lessonErrors: Self.httpProblem, completion: completion)
-    }
-
-    private static func httpProblem(_ error: Error) -> BoardFailure.Problem? {
-        (error as? HTTPStatusError).map { .httpStatus($0.statusCode, message: LearnerCall.serverMessage(in: $0.body)) }
+        }, completion: completion)
     }
 
     private static func boardThread(_ thread: MessageThread) -> BoardThread {
@@ -52,3 +48,5 @@ final class Lesson1Writes {
         BoardMessage(text: message.text, sender: message.sender, timestamp: message.timestamp)
     }
 }
+
+extension HTTPStatusError: LessonStatusError {}

@@ -20,8 +20,6 @@ final class Lesson4Fetch {
             controller.fetchMessageThreads { error in
                 finish(error.map { .failure($0) } ?? .success(controller.messageThreads.map(Self.boardThread)))
             }
-        }, lessonErrors: { error in
-            (error as? HTTPStatusError).map { .httpStatus($0.statusCode, message: LearnerCall.serverMessage(in: $0.body)) }
         }, completion: completion)
     }
 
@@ -31,3 +29,5 @@ final class Lesson4Fetch {
         })
     }
 }
+
+extension HTTPStatusError: LessonStatusError {}

@@ -1,6 +1,8 @@
 @testable import BoardKit
 import Foundation
 import LabSupport
+import Lesson1
+import Lesson4
 import XCTest
 
 /// What the board makes of the ways a learner's function can end: once, never, twice, with each kind of error.
@@ -38,9 +40,13 @@ final class LearnerCallTests: XCTestCase {
     func test_errors_areNamed() {
         XCTAssertEqual(LearnerCall.problem(for: NotImplemented("f()", section: "1.4"), .post), .notStarted(section: "1.4"))
         XCTAssertEqual(LearnerCall.problem(for: URLError(.timedOut), .post), .transport(.timedOut))
+        let denied = "{\n  \"error\" : \"Permission denied\"\n}\n"
+        XCTAssertEqual(LearnerCall.problem(for: Lesson1.HTTPStatusError(statusCode: 401, body: denied), .post),
+                       .httpStatus(401, message: "Permission denied"))
+        XCTAssertEqual(LearnerCall.problem(for: Lesson4.HTTPStatusError(statusCode: 500, body: "oops"), .threadList),
+                       .httpStatus(500, message: "oops"))
         let decoding = DecodingError.keyNotFound(CodingKeysForTest.title, .init(codingPath: [], debugDescription: ""))
         XCTAssertEqual(LearnerCall.problem(for: decoding, .threadList), .undecodable("no key \"title\""))
-        XCTAssertEqual(LearnerCall.serverMessage(in: "{\n  \"error\" : \"Permission denied\"\n}\n"), "Permission denied")
     }
 
     private enum CodingKeysForTest: CodingKey { case title }
