@@ -10,21 +10,23 @@ import Darwin
 public enum Terminal {
     // Allocated once, before any handler can run: a signal handler must not allocate.
     private static let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-    private static let isRaw = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-    /// Reset the style, show the cursor, leave the alternate screen.
+    private static let rawFlag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// Reset the style, wrap lines again, show the cursor, leave the alternate screen.
     private static let leave: UnsafeMutableBufferPointer<UInt8> = {
-        let bytes = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+        let bytes = Array("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
         return buffer
     }()
+
+    static var isRaw: Bool { rawFlag.pointee == 1 }
 
     public static var isInteractive: Bool { isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 }
 
     /// Keys arrive one by one, unechoed; Ctrl-C still sends SIGINT, which `CrashGuard` turns into a clean exit.
     public static func enterRawMode() -> Bool {
         _ = leave
-        isRaw.pointee = 0
+        rawFlag.pointee = 0
         guard tcgetattr(STDIN_FILENO, saved) == 0 else { return false }
         var raw = saved.pointee
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
@@ -34,28 +36,29 @@ public enum Terminal {
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return false }
-        isRaw.pointee = 1
+        rawFlag.pointee = 1
         signal(SIGTSTP, SIG_IGN)  // Ctrl-Z would leave the shell in raw mode
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
         return true
     }
 
     public static func restore() {
-        guard isRaw.pointee == 1 else { return }
-        isRaw.pointee = 0
+        guard rawFlag.pointee == 1 else { return }
+        rawFlag.pointee = 0
         tcsetattr(STDIN_FILENO, TCSAFLUSH, saved)
-        _ = systemWrite(STDOUT_FILENO, leave.baseAddress, leave.count)
+        _ = systemWrite(OutputCapture.terminal, leave.baseAddress, leave.count)
     }
 
     /// Columns and rows, 80×24 when the terminal does not say.
     public static func size() -> (width: Int, height: Int) {
         var window = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return (80, 24) }
+        guard ioctl(OutputCapture.terminal, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return (80, 24) }
         return (Int(window.ws_col), Int(window.ws_row))
     }
 
     /// Draws every line in place: no scrolling, no flicker from clearing the whole screen.
     public static func draw(_ lines: [ScreenLine]) {
+        guard !CrashGuard.hasCrashed else { return }  // the crash note stays on screen
         var frame = ""
         for (row, line) in lines.enumerated() {
             frame += "\u{1B}[\(row + 1);1H" + ansi(line.style) + line.text + "\u{1B}[0m"
@@ -76,7 +79,7 @@ public enum Terminal {
     static func write(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { systemWrite(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { systemWrite(OutputCapture.terminal, $0.baseAddress, $0.count) }
             guard written > 0 else { return }
             bytes = bytes.dropFirst(written)
         }

@@ -14,14 +14,20 @@ public enum TerminalBoard {
             exit(2)
         }
         atexit { Terminal.restore() }
+        _ = OutputCapture.start()
         app.size = Terminal.size()
         app.onChange = {
-            if app.hasQuit { exit(0) }
+            if app.hasQuit {
+                Terminal.restore()
+                OutputCapture.replay()
+                exit(0)
+            }
             Terminal.draw(app.screen())
         }
 
         let keyboard = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
         keyboard.setEventHandler {
+            if CrashGuard.hasCrashed { CrashGuard.leave() }
             var buffer = [UInt8](repeating: 0, count: 64)
             let count = read(STDIN_FILENO, &buffer, buffer.count)
             guard count > 0 else {  // the terminal went away

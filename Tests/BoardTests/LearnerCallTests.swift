@@ -49,6 +49,13 @@ final class LearnerCallTests: XCTestCase {
         XCTAssertEqual(LearnerCall.problem(for: decoding, .threadList), .undecodable("no key \"title\""))
     }
 
+    func test_aCrashsFatalErrorLine_isShortenedForTheCrashNote() {
+        XCTAssertEqual(OutputCapture.fatalError(in: "/work/kit/Exercises/Lesson1/MessageThreadController.swift:36: Fatal error: "
+            + "Unexpectedly found nil while unwrapping an Optional value"),
+                       "MessageThreadController.swift:36: Unexpectedly found nil while unwrapping an Optional value")
+        XCTAssertNil(OutputCapture.fatalError(in: "debug: fetching"))
+    }
+
     private enum CodingKeysForTest: CodingKey { case title }
 }
 
