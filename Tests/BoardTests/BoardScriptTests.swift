@@ -67,11 +67,18 @@ final class BoardScriptTests: XCTestCase {
         XCTAssertEqual(emulator.value(at: "\(identifier)/title"), .string("Weekend plans"), "printed: \(result.out)")
     }
 
+    /// Whether the learner's fetch is written: without it, a post names its thread by the identifier it was given.
+    private var fetchIsWritten: Bool {
+        !(run(.list).err.first?.hasPrefix("board: thread list: finish Lesson 4") ?? false)
+    }
+
     func test_post_postsToTheThreadItNames() {
-        let result = run(.post(thread: "695398C4-498C-40A8-AA76-CB2B20DFD9FA", text: "Hi from a script"))
+        let identifier = "695398C4-498C-40A8-AA76-CB2B20DFD9FA"
+        let name = fetchIsWritten ? "REST APIs" : identifier
+        let result = run(.post(thread: identifier, text: "Hi from a script"))
         if stoppedAtStub(.post, result) { return }
         XCTAssertEqual(result.status, 0, "\(result.err)")
-        XCTAssertEqual(result.out, ["posted to \"REST APIs\" as Ann"])
+        XCTAssertEqual(result.out, ["posted to \"\(name)\" as Ann"])
         guard case .object(let messages) = emulator.value(at: "695398C4-498C-40A8-AA76-CB2B20DFD9FA/messages") else {
             return XCTFail("no messages on the server")
         }
@@ -82,11 +89,8 @@ final class BoardScriptTests: XCTestCase {
     }
 
     func test_post_toAThreadThatDoesNotExist_saysSo() {
+        guard fetchIsWritten else { return }  // without a fetch, the name is taken for an identifier (test above)
         let result = run(.post(thread: "No such thread", text: "Hi"))
-        if result.err.first?.contains("finish Lesson") == true {
-            // Without a fetch the name is taken for an identifier, so the post reaches Lesson 1's createMessage.
-            return XCTAssertTrue(stoppedAtStub(.post, result) || stoppedAtStub(.threadList, result) || result.status == 0)
-        }
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.err, ["board: no thread is called or titled \"No such thread\" (board --list shows them)"])
     }
