@@ -42,6 +42,7 @@ public enum TerminalBoard {
         signal(SIGWINCH, SIG_IGN)  // delivered to the source below instead
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
         resize.setEventHandler {
+            guard !CrashGuard.hasCrashed else { return }
             app.size = Terminal.size()
             Terminal.write("\u{1B}[2J")
             app.onChange()
