@@ -32,6 +32,17 @@ let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
 let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
     .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator"], path: "Tests/FirebaseEmulatorTests"),
     .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata"], path: "Tests/LabKitTests"),
+    // LAB_SOLUTIONS: against the solutions every board feature must work; against Exercises/ a stub may be named instead.
+    .testTarget(name: "BoardTests", dependencies: ["BoardKit", "Lesson1", "Lesson4", "LabSupport", "FirebaseEmulator"],
+                path: "Tests/BoardTests", swiftSettings: buildsSolutions ? [.define("LAB_SOLUTIONS")] : []),
+]
+
+/// `swift run board`: the Message Board on the learner's own Lesson 1 and Lesson 4 code. It needs every lesson it
+/// runs, so a `LAB_LESSONS` build leaves it out.
+let boardTargets: [Target] = onlyLessons != nil ? [] : [
+    // The board's logic as a library (screen model, terminal, scriptable commands), so it can be tested.
+    .target(name: "BoardKit", dependencies: ["Lesson1", "Lesson4", "LabSupport", "FirebaseEmulator"], path: "Sources/BoardKit"),
+    .executableTarget(name: "board", dependencies: ["BoardKit"], path: "Sources/board"),
 ]
 
 let package = Package(
@@ -41,7 +52,7 @@ let package = Package(
     products: [
         .library(name: "FirebaseEmulator", targets: ["FirebaseEmulator"]),
         .executable(name: "lab", targets: ["lab"]),
-    ],
+    ] + (onlyLessons != nil ? [] : [.executable(name: "board", targets: ["board"])]),
     targets: lessonTargets + [
         // The one type every stub uses: `NotImplemented`. Tiny on purpose; lessons depend on nothing else.
         .target(name: "LabSupport", path: "Sources/LabSupport"),
@@ -54,5 +65,5 @@ let package = Package(
         // The lab command's logic as a library (generator, runner, reports), so it can be tested.
         .target(name: "LabKit", dependencies: ["LabMetadata"], path: "Sources/LabKit"),
         .executableTarget(name: "lab", dependencies: ["LabKit"], path: "Sources/lab"),
-    ] + kitTestTargets
+    ] + boardTargets + kitTestTargets
 )

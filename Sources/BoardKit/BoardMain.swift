@@ -1,0 +1,41 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `swift run board`: parse, connect, then the screen or one script command.
+public enum BoardMain {
+    public static func run(_ arguments: [String]) -> Never {
+        setvbuf(stdout, nil, _IOLBF, 0)
+        let options: BoardOptions
+        do {
+            options = try BoardOptions.parse(arguments)
+        } catch let usage as BoardUsageError {
+            if let message = usage.message { fputs("board: \(message)\n\(BoardOptions.usage)\n", stderr) }
+            else { print(BoardOptions.usage) }
+            exit(usage.message == nil ? 0 : 2)
+        } catch {
+            fputs("board: \(error)\n", stderr)
+            exit(2)
+        }
+        let connection: BoardConnection
+        do {
+            connection = try BoardConnection.open(options)
+        } catch {
+            fputs("board: \(error)\n", stderr)
+            exit(1)
+        }
+        CrashGuard.install()
+        if options.command == .interactive {
+            TerminalBoard.run(BoardApp(service: connection.service, serverLabel: connection.label, sender: options.sender))
+        }
+        let output = BoardScript.Output(line: { print($0) }, error: { fputs($0 + "\n", stderr) })
+        BoardScript.run(options.command, sender: options.sender, service: connection.service, output: output) { status in
+            _ = connection  // keeps the embedded emulator alive until the command is done
+            exit(status)
+        }
+        dispatchMain()
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A message as the board shows it. Plain values: the lessons each have their own model types, and the screen
+/// should not care which lesson a thread came through.
+public struct BoardMessage: Equatable {
+    public let text: String
+    public let sender: String
+    public let timestamp: Date
+
+    public init(text: String, sender: String, timestamp: Date) {
+        self.text = text
+        self.sender = sender
+        self.timestamp = timestamp
+    }
+}
+
+public struct BoardThread: Equatable {
+    public let title: String
+    public let identifier: String
+    /// Oldest first.
+    public var messages: [BoardMessage]
+
+    public init(title: String, identifier: String, messages: [BoardMessage] = []) {
+        self.title = title
+        self.identifier = identifier
+        self.messages = messages
+    }
+}
+
+/// What the board asks of a server. `LessonBoardService` answers with the learner's own code; tests use fakes.
+/// Completions may come on any queue, at most once each.
+public protocol BoardService: AnyObject {
+    func fetchThreads(completion: @escaping (Result<[BoardThread], BoardFailure>) -> Void)
+    /// The created thread, when the learner's controller kept it (nil when it did not: the board refreshes anyway).
+    func createThread(title: String, completion: @escaping (Result<BoardThread?, BoardFailure>) -> Void)
+    /// The posted message, when the learner's controller appended it to the thread.
+    func post(text: String, sender: String, to thread: BoardThread,
+              completion: @escaping (Result<BoardMessage?, BoardFailure>) -> Void)
+}
+
+/// Where live updates plug in once Lesson 8 (Firebase's event stream) exists: a source that says "the board changed",
+/// upon which the board refreshes. Until then the board has none and says so on screen.
+public protocol LiveUpdates: AnyObject {
+    /// Starts listening; `changed` may be called on any queue.
+    func start(changed: @escaping () -> Void)
+    func stop()
+}
