@@ -3,8 +3,8 @@ import LabMetadata
 
 extension Kit {
     /// What `lab`, `lab check` and `lab hint` run: the lessons' tests in the kit itself; when another lesson's code
-    /// does not compile (SwiftPM builds every lesson's tests together), the run moves to a private copy
-    /// (`.lab/check`) with that lesson's stubs in its place, as `lab grade` does, so the lessons asked for are still
+    /// does not compile (SwiftPM builds every lesson's tests together, and the board on Lessons 1 and 4), the run
+    /// moves to a private copy (`.lab/check`, lessons only) with that lesson's stubs in its place, as `lab grade` does, so the lessons asked for are still
     /// checked. Errors in the lessons of `shownAsErrors` (the one `lab check` checks) are the learner's to see as
     /// they are. Returns the outcome and the lessons replaced, each with its first compiler error.
     func runAroundBrokenLessons(_ lessons: [LessonCatalog.Lesson], shownAsErrors: Set<String> = []) throws
@@ -16,11 +16,13 @@ extension Kit {
         -> (outcome: LessonRun.Outcome, replaced: [(lesson: String, error: String)]) {
         let outcome = try run(lessons)
         let broken = BuildErrors.lessons(in: outcome.buildErrors)
-        guard !broken.isEmpty, broken.isDisjoint(with: shownAsErrors),
-              outcome.buildErrors.allSatisfy({ BuildErrors.lesson(of: $0) != nil }) else { return (outcome, []) }
+        // The board is built on the lessons' code: its errors follow from a lesson's, and the copy leaves it out.
+        let aroundable = outcome.buildErrors.allSatisfy { BuildErrors.lesson(of: $0) != nil || BuildErrors.isBoard($0) }
+        guard !outcome.buildErrors.isEmpty, aroundable, broken.isDisjoint(with: shownAsErrors) else { return (outcome, []) }
         let workspace = try Workspace(kit: self, name: "check")
         var run = LessonRun(root: workspace.folder, catalog: catalog)
         run.removedEnvironment = ["LAB_SOLUTIONS"]
+        run.environment["LAB_LESSONS"] = catalog.lessons.map(\.name).joined(separator: ",")
         let result = try run.runAroundBrokenLessons(lessons, resultsFile: resultsFile, in: workspace)
         try? (outcome.log + result.outcome.log).write(to: logFile, atomically: true, encoding: .utf8)
         return result

@@ -210,6 +210,11 @@ enum BuildErrors {
         Set(errors.compactMap(lesson(of:)))
     }
 
+    /// Whether the error is in the board (`swift run board`), which is built on the lessons' code.
+    static func isBoard(_ error: String) -> Bool {
+        ["Sources/BoardKit/", "Sources/board/", "Tests/BoardTests/"].contains { error.hasPrefix($0) }
+    }
+
     /// "Exercises/Lesson1/…" or "Tests/Lesson1Tests/…" → "Lesson1"; nil for an error in the kit's own code.
     static func lesson(of error: String) -> String? {
         let parts = error.split(separator: "/")
