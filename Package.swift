@@ -30,6 +30,7 @@ let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
 
 /// The kit's own tests (not graded), left out of a `LAB_LESSONS` build.
 let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
+    .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore"], path: "Tests/EmulatorCoreTests"),
     .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator"], path: "Tests/FirebaseEmulatorTests"),
     .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata"], path: "Tests/LabKitTests"),
 ]
@@ -39,14 +40,18 @@ let package = Package(
     // macOS 12: XCTIssue (how LabTestCase rewrites failures on Darwin) and the Foundation APIs the tools use.
     platforms: [.macOS(.v12)],
     products: [
+        .library(name: "EmulatorCore", targets: ["EmulatorCore"]),
         .library(name: "FirebaseEmulator", targets: ["FirebaseEmulator"]),
         .executable(name: "lab", targets: ["lab"]),
     ],
     targets: lessonTargets + [
         // The one type every stub uses: `NotImplemented`. Tiny on purpose; lessons depend on nothing else.
         .target(name: "LabSupport", path: "Sources/LabSupport"),
-        // An in-memory Firebase Realtime Database with the real REST semantics, served through a URLProtocol.
-        .target(name: "FirebaseEmulator", path: "Sources/FirebaseEmulator"),
+        // What every emulated REST service shares: requests, responses, the log, faults and latency, JSON, and the two
+        // transports (a URLProtocol for tests, a socket server for everything else). A service is a handler on it.
+        .target(name: "EmulatorCore", path: "Sources/EmulatorCore"),
+        // An in-memory Firebase Realtime Database with the real REST semantics: the first service on the core.
+        .target(name: "FirebaseEmulator", dependencies: ["EmulatorCore"], path: "Sources/FirebaseEmulator"),
         // lessons.json (lessons, exercises, points, hints) and the results-file format: read by tests and tools alike.
         .target(name: "LabMetadata", path: "Sources/LabMetadata"),
         // XCTest helpers shared by the lesson suites: waiting, "not started" reporting, fixtures, results files.
