@@ -8,6 +8,9 @@ public struct FirebaseService: EmulatedService {
     var tree: DataTree
     var pushIDs: PushIDGenerator
     let clock: () -> Date
+    /// Seconds between `keep-alive` events on an idle stream.
+    public var keepAliveInterval = FirebaseService.defaultKeepAliveInterval
+    var listeners: [Listener] = []
 
     public init(database: JSONValue = .null, clock: @escaping () -> Date = { Date() },
                 randomness: PushIDGenerator.Randomness = .system) {
@@ -19,7 +22,7 @@ public struct FirebaseService: EmulatedService {
     public var jsonHeaders: [String: String] { EmulatorResponse.jsonHeaders }
 
     public mutating func respond(to request: ServiceRequest) -> ServiceReply {
-        .response(RequestHandler.respond(to: request, state: &self))
+        Self.wantsEventStream(request) ? listen(request) : .response(RequestHandler.respond(to: request, state: &self))
     }
 
     /// Firebase's error body, byte for byte: `{\n  "error" : "<message>"\n}\n` [FBL].

@@ -44,7 +44,7 @@ enum RequestHandler {
             let get = success(read(at: path, shallow: false, tree: state.tree))
             return EmulatorResponse(statusCode: get.statusCode, headers: get.headers, body: Data())
         case "DELETE":
-            state.tree.write(.null, at: path)
+            state.set(.null, at: path)
             return success(.null)
         default:
             break
@@ -54,25 +54,25 @@ enum RequestHandler {
         switch request.method {
         case "PUT":
             let value = try prepare(body, at: path, state: state)
-            state.tree.write(value, at: path)
+            state.set(value, at: path)
             return success(value)
         case "POST":
             let name = state.pushIDs.next()
             let value = try prepare(body, at: path + [name], state: state)
-            state.tree.write(value, at: path + [name])
+            state.set(value, at: path + [name])
             return success(.object(["name": .string(name)]))
         default:  // PATCH
             guard case .object(let updates) = body else { throw Rejection(400, ErrorText.invalidJSON) }
             // Check every child before writing any, so a refused PATCH changes nothing.
-            var prepared: [(target: [String], value: JSONValue)] = []
+            var prepared: [FirebaseService.Update] = []
             var echo: [String: JSONValue] = [:]
             for key in updates.keys.sorted() {
                 let target = path + key.split(separator: "/").map(String.init)
                 let value = try prepare(updates[key]!, at: target, state: state)
-                prepared.append((target, value))
+                prepared.append(FirebaseService.Update(key: key, target: target, value: value))
                 echo[key] = value
             }
-            for update in prepared { state.tree.write(update.value, at: update.target) }
+            state.update(prepared, at: path)
             return success(.object(echo))  // PATCH answers with the request's data, not the merged result [REF]
         }
     }
