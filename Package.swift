@@ -57,7 +57,7 @@ let package = Package(
         // XCTest helpers shared by the lesson suites: waiting, "not started" reporting, fixtures, results files.
         .target(name: "LabTestSupport", dependencies: ["LabSupport", "FirebaseEmulator", "LabMetadata"], path: "Sources/LabTestSupport"),
         // The lab command's logic as a library (generator, runner, reports), so it can be tested.
-        .target(name: "LabKit", dependencies: ["LabMetadata"], path: "Sources/LabKit"),
+        .target(name: "LabKit", dependencies: ["LabMetadata", "FirebaseEmulator"], path: "Sources/LabKit"),
         .executableTarget(name: "lab", dependencies: ["LabKit"], path: "Sources/lab"),
     ] + kitTestTargets
 )
