@@ -30,9 +30,9 @@ let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
 
 /// The kit's own tests (not graded), left out of a `LAB_LESSONS` build.
 let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
-    .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore"], path: "Tests/EmulatorCoreTests"),
-    .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator"], path: "Tests/FirebaseEmulatorTests"),
-    .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata"], path: "Tests/LabKitTests"),
+    .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "EmulatorTestSupport"], path: "Tests/EmulatorCoreTests"),
+    .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator", "EmulatorTestSupport"], path: "Tests/FirebaseEmulatorTests"),
+    .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata", "EmulatorTestSupport"], path: "Tests/LabKitTests"),
 ]
 
 let package = Package(
@@ -50,6 +50,8 @@ let package = Package(
         // What every emulated REST service shares: requests, responses, the log, faults and latency, JSON, and the two
         // transports (a URLProtocol for tests, a socket server for everything else). A service is a handler on it.
         .target(name: "EmulatorCore", path: "Sources/EmulatorCore"),
+        // A raw HTTP client for the socket server's own tests and the benchmark (.ci/bench-server).
+        .target(name: "EmulatorTestSupport", dependencies: ["EmulatorCore"], path: "Sources/EmulatorTestSupport"),
         // An in-memory Firebase Realtime Database with the real REST semantics: the first service on the core.
         .target(name: "FirebaseEmulator", dependencies: ["EmulatorCore"], path: "Sources/FirebaseEmulator"),
         // lessons.json (lessons, exercises, points, hints) and the results-file format: read by tests and tools alike.

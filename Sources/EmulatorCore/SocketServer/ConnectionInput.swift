@@ -1,17 +1,17 @@
 import Foundation
 
 /// The bytes a connection has received and not yet consumed, read from the socket on demand with deadlines.
-/// Bytes past one request stay for the next (pipelining).
-final class ConnectionInput {
+/// Bytes past one request stay for the next (pipelining). `package`: the kit's test client reads responses with it.
+package final class ConnectionInput {
     private let socket: Socket
     private var buffer: [UInt8] = []
     private var start = 0
     private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
-    init(socket: Socket) { self.socket = socket }
+    package init(socket: Socket) { self.socket = socket }
 
     /// How a read ended when it did not get what it wanted.
-    enum Failure: Error {
+    package enum Failure: Error {
         /// The peer closed, reset or the server is stopping.
         case closed
         case timedOut
@@ -39,10 +39,10 @@ final class ConnectionInput {
     }
 
     /// Whether bytes of a next request are waiting, without reading.
-    var hasBufferedBytes: Bool { available > 0 }
+    package var hasBufferedBytes: Bool { available > 0 }
 
     /// Waits up to `idle` for the first byte of a request; false when none came (or the peer closed).
-    func awaitRequest(idle: TimeInterval) -> Bool {
+    package func awaitRequest(idle: TimeInterval) -> Bool {
         if available > 0 { return true }
         do {
             try fill(until: .after(idle))
@@ -53,7 +53,7 @@ final class ConnectionInput {
     }
 
     /// The bytes up to a blank line (consumed, blank line included), at most `limit` of them.
-    func readHead(limit: Int, until deadline: Deadline) throws -> ArraySlice<UInt8> {
+    package func readHead(limit: Int, until deadline: Deadline) throws -> ArraySlice<UInt8> {
         var searched = 0  // bytes after `start` already searched (fill may move `start`)
         while true {
             if let end = Self.endOfHead(in: buffer, from: start + searched) {
@@ -82,7 +82,7 @@ final class ConnectionInput {
     }
 
     /// Exactly `count` bytes.
-    func readBytes(_ count: Int, until deadline: Deadline) throws -> Data {
+    package func readBytes(_ count: Int, until deadline: Deadline) throws -> Data {
         while available < count { try fill(until: deadline) }
         let data = Data(buffer[start..<(start + count)])
         start += count
@@ -90,7 +90,7 @@ final class ConnectionInput {
     }
 
     /// One line without its line end, at most `limit` bytes.
-    func readLine(limit: Int, until deadline: Deadline) throws -> String {
+    package func readLine(limit: Int, until deadline: Deadline) throws -> String {
         while true {
             if let newline = buffer[start...].firstIndex(of: 10) {
                 var line = buffer[start..<newline]
@@ -104,7 +104,7 @@ final class ConnectionInput {
     }
 
     /// A chunked body (RFC 9112 §7.1): chunks until a zero-size one, then trailer lines, which are ignored.
-    func readChunkedBody(limit: Int, until deadline: Deadline) throws -> Data {
+    package func readChunkedBody(limit: Int, until deadline: Deadline) throws -> Data {
         var body = Data()
         while true {
             let sizeLine = try readLine(limit: 1024, until: deadline)

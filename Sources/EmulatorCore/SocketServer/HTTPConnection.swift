@@ -92,9 +92,8 @@ final class HTTPConnection {
                 Int(ServiceRequest.header("Content-Length", in: response.headers) ?? "") ?? response.body.count)
             var bytes = HTTPResponseHead.bytes(status: response.statusCode, headers: response.headers, framing: framing, keepAlive: keepAlive)
             if head.method != "HEAD" { bytes.append(response.body) }
-            let sent = socket.sendAll(bytes)
-            report(head, status: response.statusCode, started: started)
-            return sent && keepAlive
+            report(head, status: response.statusCode, started: started)  // before: a client that got its answer sees the line
+            return socket.sendAll(bytes) && keepAlive
         case .stream(let stream):
             return serve(stream, to: head, keepAlive: keepAlive, started: started)
         }
@@ -130,7 +129,11 @@ final class HTTPConnection {
             }
         }
         if transferEncoding != nil {
-            return try input.readChunkedBody(limit: limits.maximumBodyBytes, until: deadline)
+            do {
+                return try input.readChunkedBody(limit: limits.maximumBodyBytes, until: deadline)
+            } catch ConnectionInput.Failure.tooLarge {
+                throw HTTPRequestHead.Refusal(status: 413, reason: "the chunked body exceeds \(limits.maximumBodyBytes) bytes")
+            }
         }
         return length > 0 ? try input.readBytes(length, until: deadline) : nil
     }
@@ -150,9 +153,9 @@ final class HTTPConnection {
             status: refusal.status, headers: ["Content-Type": "text/plain; charset=utf-8"],
             framing: .contentLength(body.count), keepAlive: false)
         bytes.append(body)
-        _ = socket.sendAll(bytes)
         observer?(ServedRequest(method: "-", target: "(\(refusal.reason))", status: refusal.status,
                                 milliseconds: Self.milliseconds(since: started), isStream: false))
+        _ = socket.sendAll(bytes)
         return false
     }
 
