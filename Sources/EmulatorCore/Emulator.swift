@@ -135,8 +135,8 @@ extension Emulator: RequestProcessing {
 
     static var streamingRefusal: String {
         "A live stream (Accept: text/event-stream) cannot be delivered through `session`: a URLProtocol delivers "
-            + "a response in one piece. Serve the emulator on a port with EmulatorServer (or `swift run lab serve`) and "
-            + "stream from there."
+            + "a response in one piece (on Linux only its last chunk arrives). Serve the emulator on a port with "
+            + "EmulatorServer (or run `swift run lab serve`) and stream from there."
     }
 }
 

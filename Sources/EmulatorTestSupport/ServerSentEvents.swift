@@ -7,23 +7,27 @@ import Foundation
 public struct ServerSentEvent: Equatable, CustomStringConvertible {
     public let name: String
     public let data: String
+    /// The event's text as it arrived, blank line included.
+    public let raw: String
 
-    public init(name: String, data: String) {
+    public init(name: String, data: String, raw: String? = nil) {
         self.name = name
         self.data = data
+        self.raw = raw ?? "event: \(name)\ndata: \(data)\n\n"
     }
 
     public var description: String { "event: \(name) / data: \(data)" }
 
     /// Splits a stream's text into events (blank-line separated; `event:` and `data:` fields).
     public static func parse(_ text: String) -> [ServerSentEvent] {
-        text.components(separatedBy: "\n\n").compactMap { block in
+        text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.compactMap { block in
             var name = "message", data: [String] = []
             for line in block.split(separator: "\n") {
                 if line.hasPrefix("event:") { name = line.dropFirst(6).trimmingCharacters(in: .whitespaces) }
                 if line.hasPrefix("data:") { data.append(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) }
             }
-            return data.isEmpty && !block.contains("event:") ? nil : ServerSentEvent(name: name, data: data.joined(separator: "\n"))
+            return data.isEmpty && !block.contains("event:")
+                ? nil : ServerSentEvent(name: name, data: data.joined(separator: "\n"), raw: block + "\n\n")
         }
     }
 }

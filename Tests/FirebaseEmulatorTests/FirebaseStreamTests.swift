@@ -1,0 +1,115 @@
+import XCTest
+import FirebaseEmulator
+import EmulatorTestSupport
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Firebase's REST event streams over the socket server, pinned to the recorded streams in Fixtures/streams.
+final class FirebaseStreamTests: XCTestCase {
+    /// Opens a stream at `target` and checks its head; the reader yields its events.
+    private func listen(_ target: String, on server: EmulatorServer, file: StaticString = #filePath, line: UInt = #line) throws
+        -> (LoopbackConnection, EventStreamReader) {
+        let connection = try connect(to: server, file: file, line: line)
+        connection.send("GET", target, headers: ["Accept": "text/event-stream"])
+        let head = try connection.readHead()
+        XCTAssertEqual(head.status, 200, "setup: expected the stream at \(target) to open", file: file, line: line)
+        XCTAssertEqual(head.header("Content-Type"), "text/event-stream; charset=utf-8", "Expected the event-stream type", file: file, line: line)
+        return (connection, EventStreamReader(connection))
+    }
+
+    func test_everyRecordedStream() throws {
+        let files = try FixturePaths.jsonFiles(in: FixturePaths.streams)
+        XCTAssertGreaterThanOrEqual(files.count, 3, "Expected the recorded streams in \(FixturePaths.streams.path)")
+        for url in files {
+            let recorded = try RecordedStream.load(url)
+            let name = "Fixtures/streams/\(recorded.file)"
+            let server = try serve(recorded.makeEmulator())
+            let (_, events) = try listen(recorded.listen, on: server)
+            let writer = try connect(to: server)
+            for write in recorded.writes {
+                writer.send(write.method, write.path, body: write.body?.jsonData)
+                XCTAssertLessThan(try writer.readResponse().status, 300, "\(name): setup: \(write.method) \(write.path) failed")
+            }
+            for (index, expected) in recorded.events.enumerated() {
+                guard let event = try? events.next() else {
+                    XCTFail("\(name): expected event \(index + 1), \(expected.name) \(expected.data); none came within 2 s")
+                    break
+                }
+                XCTAssertEqual(event.name, expected.name, "\(name): event \(index + 1)'s name")
+                XCTAssertEqual(try? JSONValue(data: Data(event.data.utf8)), expected.data, "\(name): event \(index + 1)'s data")
+                XCTAssertEqual(event.raw, "event: \(event.name)\ndata: \(event.data)\n\n", "\(name): event \(index + 1)'s framing")
+            }
+            XCTAssertThrowsError(try events.next(timeout: 0.2), "\(name): expected no event beyond the recorded ones")
+        }
+    }
+
+    func test_aQuietStream_getsKeepAliveEvents() throws {
+        let emulator = FirebaseEmulator()
+        emulator.withService { $0.keepAliveInterval = 0.1 }
+        let (_, events) = try listen("/.json", on: try serve(emulator))
+        XCTAssertEqual(try events.next().name, "put", "setup: expected the snapshot first")
+        let keepAlive = try events.next(timeout: 1)
+        XCTAssertEqual(keepAlive.raw, "event: keep-alive\ndata: null\n\n", "Expected Firebase's keep-alive event when idle")
+    }
+
+    func test_endStreams_sendsCancelOrAuthRevoked_andCloses() throws {
+        for (ending, expected) in [(FirebaseService.StreamEnding.cancel, "event: cancel\ndata: null\n\n"),
+                                   (.authRevoked, "event: auth_revoked\ndata: \"credential is no longer valid\"\n\n")] {
+            let emulator = FirebaseEmulator()
+            let (_, events) = try listen("/.json", on: try serve(emulator))
+            _ = try events.next()
+            emulator.endStreams(ending)
+            XCTAssertEqual(try events.next().raw, expected, "Expected the stream's last event")
+            XCTAssertThrowsError(try events.next(timeout: 1), "Expected the stream to end after \(expected)")
+        }
+    }
+
+    func test_aStreamWithoutJSONSuffix_isRefusedLikeAGet() throws {
+        let server = try serve(FirebaseEmulator())
+        let connection = try connect(to: server)
+        connection.send("GET", "/threads", headers: ["Accept": "text/event-stream"])
+        XCTAssertEqual(try connection.readResponse().status, 403, "Expected the missing .json to be refused before streaming")
+    }
+
+    func test_throughTheSession_streamingIsRefused_withAMessageNamingTheSocketServer() throws {
+        let emulator = FirebaseEmulator()
+        var request = URLRequest(url: emulator.baseURL.appendingPathComponent(".json"))
+        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        let response = emulator.handle(request)
+        XCTAssertEqual(response.statusCode, 406, "Expected streaming through the URLProtocol to be refused")
+        XCTAssertTrue(response.bodyJSON?["error"].stringValue?.contains("lab serve") == true,
+                      "Expected the refusal to say where streams work, got \(response.bodyText ?? "")")
+        XCTAssertEqual(emulator.openStreamCount, 0, "Expected the refused stream to be forgotten")
+    }
+
+    func test_concurrentWriters_reachTheListenerInOrder_andItsCacheEndsEqualToTheDatabase() throws {
+        let emulator = FirebaseEmulator()
+        let server = try serve(emulator)
+        let (_, events) = try listen("/counters.json", on: server)
+        XCTAssertEqual(try events.next().data, #"{"path":"/","data":null}"#, "setup: expected an empty snapshot")
+        let writers = 4, writes = 25
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            guard let connection = LoopbackConnection(port: server.port) else { return }
+            for index in 1...writes {
+                connection.send("PUT", "/counters/w\(writer).json", body: Data("\(index)".utf8))
+                _ = try? connection.readResponse()
+            }
+        }
+        var last: [String: Double] = [:]
+        for number in 1...(writers * writes) {
+            let event = try events.next()
+            let payload = try JSONValue(data: Data(event.data.utf8))
+            guard let path = payload["path"].stringValue, let value = payload["data"].numberValue else {
+                XCTFail("Expected event \(number) to be a put of one counter, got \(event)")
+                return
+            }
+            XCTAssertGreaterThan(value, last[path] ?? 0, "Expected \(path)'s values in the order they were written")
+            last[path] = value
+        }
+        let expected = Dictionary(uniqueKeysWithValues: (0..<writers).map { ("/w\($0)", Double(writes)) })
+        XCTAssertEqual(last, expected, "Expected the listener's last values to be every writer's last write")
+        XCTAssertEqual(emulator.value(at: "/counters"), .object(Dictionary(uniqueKeysWithValues: (0..<writers).map { ("w\($0)", JSONValue.number(Double(writes))) })),
+                       "Expected the database to hold each writer's last write")
+    }
+}
