@@ -21,6 +21,7 @@ public final class Emulator<Service: EmulatedService> {
     private var log: [RecordedRequest] = []
     private var faults: [Fault] = []
     private var delay: TimeInterval = 0
+    private var logLimit: Int?
 
     public init(_ service: Service) {
         self.service = service
@@ -58,6 +59,13 @@ public final class Emulator<Service: EmulatedService> {
     /// Queues a fault for the next request that has none yet: one fault per request, in order.
     public func inject(_ fault: Fault) {
         locked { faults.append(fault) }
+    }
+
+    /// Keep at least this many of the latest requests and forget older ones (nil, the default: keep all, as tests
+    /// need). A long-running server (`lab serve`) sets it so memory stays bounded.
+    public var keepsLatestRequests: Int? {
+        get { locked { logLimit } }
+        set { locked { logLimit = newValue.map { max(1, $0) } } }
     }
 
     /// Faults injected but not yet used.
@@ -129,6 +137,7 @@ extension Emulator: RequestProcessing {
                 reply = .response(service.errorResponse(status: 406, message: Self.streamingRefusal))
             }
             log.append(RecordedRequest(request, response: reply.logged))
+            if let limit = logLimit, log.count >= 2 * limit { log.removeFirst(log.count - limit) }  // amortised: rarely
             return Processed(reply: reply, latency: delay)
         }
     }

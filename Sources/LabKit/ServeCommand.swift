@@ -85,6 +85,7 @@ public enum ServeCommand {
         let emulator = FirebaseEmulator(database: database)
         emulator.withService { $0.keepAliveInterval = options.keepAliveSeconds }
         emulator.latency = options.latencyMilliseconds / 1000
+        emulator.keepsLatestRequests = 1000  // the terminal shows every request; memory stays bounded however long it runs
         let server = EmulatorServer(serving: emulator, port: options.port)
         let lines = NSLock()  // connections log from their own threads: one whole line at a time
         server.onRequest = { served in

@@ -63,3 +63,12 @@ final class ServiceOnTheCoreTests: XCTestCase {
         XCTAssertTrue(emulator.withService { $0.listeners.allSatisfy(\.isCancelled) }, "Expected the refused stream to be cancelled")
     }
 }
+
+extension ServiceOnTheCoreTests {
+    func test_aLogLimit_keepsTheLatestRequests_andBoundsMemory() {
+        let emulator = Emulator(CounterService())
+        emulator.keepsLatestRequests = 10
+        for _ in 0..<35 { _ = emulator.handle(URLRequest(url: emulator.baseURL.appendingPathComponent("counter"))) }
+        XCTAssertTrue((10..<20).contains(emulator.requests.count), "Expected between 10 and 19 requests kept, got \(emulator.requests.count)")
+    }
+}
