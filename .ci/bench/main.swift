@@ -6,12 +6,15 @@ import Foundation
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let port = UInt16(arguments[1]) else {
-    print("usage: bench-client <port> [seconds per run]")
+    print("usage: bench-client <port> [seconds per run] [only: GET:16, PUT:64, SSE:64 …]")
     exit(2)
 }
 let seconds = arguments.count >= 3 ? Double(arguments[2]) ?? 3 : 3
+/// One scenario only, for profiling: `PUT:16`.
+let only = arguments.count >= 4 ? arguments[3] : nil
+func selected(_ kind: String, _ count: Int) -> Bool { only == nil || only == "\(kind):\(count)" }
 
-func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+@Sendable func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
 func percentile(_ sorted: [UInt64], _ p: Double) -> Double {
     guard !sorted.isEmpty else { return .nan }
@@ -141,6 +144,6 @@ _ = try? setup.readResponse()
 setup.close()
 
 for method in ["GET", "PUT"] {
-    for clients in [1, 16, 64] { load(method, clients: clients) }
+    for clients in [1, 16, 64] where selected(method, clients) { load(method, clients: clients) }
 }
-for listeners in [1, 64] { fanOut(listeners: listeners) }
+for listeners in [1, 64] where selected("SSE", listeners) { fanOut(listeners: listeners) }

@@ -54,6 +54,6 @@ public struct ServiceRequest {
 
     /// Header names are case-insensitive.
     public static func header(_ name: String, in headers: [String: String]) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { HeaderName.equal($0.key, name) }?.value
     }
 }

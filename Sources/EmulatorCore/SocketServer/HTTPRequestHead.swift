@@ -57,7 +57,7 @@ struct HTTPRequestHead {
 
     /// Every value of a field, by case-insensitive name.
     func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { HeaderName.equal($0.name, name) }.map(\.value)
     }
 
     /// The field's values joined as HTTP allows (`a, b`); nil when absent.
@@ -76,7 +76,7 @@ struct HTTPRequestHead {
     var headerDictionary: [String: String] {
         var headers: [String: String] = [:]
         for field in fields {
-            let existing = headers.keys.first { $0.caseInsensitiveCompare(field.name) == .orderedSame }
+            let existing = headers.keys.first { HeaderName.equal($0, field.name) }
             if let existing = existing {
                 headers[existing]! += ", " + field.value
             } else {

@@ -13,7 +13,7 @@ public struct ServedRequest {
 
     /// `PUT /threads/a.json 200 0.4 ms`.
     public var line: String {
-        "\(method) \(target) \(status == 0 ? "dropped" : String(status))\(isStream ? " stream" : "") "
-            + String(format: "%.1f ms", milliseconds)
+        let tenths = Int((milliseconds * 10).rounded())
+        return "\(method) \(target) \(status == 0 ? "dropped" : String(status))\(isStream ? " stream" : "") \(tenths / 10).\(tenths % 10) ms"
     }
 }
