@@ -44,6 +44,18 @@ final class FirebaseStreamTests: XCTestCase {
         }
     }
 
+    func test_aWriteThroughTheSession_reachesAListenerOnTheSocket() throws {
+        let emulator = FirebaseEmulator()
+        let (_, events) = try listen("/.json", on: try serve(emulator))
+        _ = try events.next()
+        var request = URLRequest(url: emulator.baseURL.appendingPathComponent("from-session.json"))
+        request.httpMethod = "PUT"
+        request.httpBody = Data("true".utf8)
+        XCTAssertEqual(run(request, on: emulator.session)?.response?.statusCode, 200, "setup: expected the PUT through the session")
+        XCTAssertEqual(try events.next().data, #"{"path":"/from-session","data":true}"#,
+                       "Expected a write from any client, over either transport, to reach the stream")
+    }
+
     func test_aQuietStream_getsKeepAliveEvents() throws {
         let emulator = FirebaseEmulator()
         emulator.withService { $0.keepAliveInterval = 0.1 }

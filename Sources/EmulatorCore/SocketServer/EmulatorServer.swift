@@ -10,8 +10,8 @@ import Foundation
 ///
 /// Plain BSD sockets, no dependencies: one thread per connection (bounded by `limits.maximumConnections`), keep-alive,
 /// Content-Length and chunked request bodies, `Expect: 100-continue`, streamed responses, and a time-out or a size
-/// limit on everything a client controls. `stop()` (or deinit) closes the listener and every connection and waits for
-/// their threads, so tests can start and stop many servers.
+/// limit on everything a client controls. `stop()` closes the listener and every connection and waits for their
+/// threads, so tests can start and stop many servers. Call it: the server's threads keep it alive until then.
 public final class EmulatorServer {
     public let host: String
     public let limits: ServerLimits
@@ -36,8 +36,6 @@ public final class EmulatorServer {
         self.requestedPort = port
         self.limits = limits
     }
-
-    deinit { stop() }
 
     /// The port it listens on (after `start()`).
     public var port: UInt16 {
@@ -124,7 +122,12 @@ public final class EmulatorServer {
             let ready = poll(&entries, 2, -1)
             if ready < 0 && errno == EINTR { continue }
             if ready < 0 || entries[1].revents != 0 { return }
-            guard entries[0].revents != 0, let socket = listener.accept() else { continue }
+            guard entries[0].revents != 0 else { continue }
+            guard let socket = listener.accept() else {
+                // Out of file descriptors: the pending connection stays readable; pause rather than spin on it.
+                if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+                continue
+            }
             admit(socket)
         }
     }
