@@ -56,6 +56,24 @@ final class FirebaseStreamTests: XCTestCase {
                        "Expected a write from any client, over either transport, to reach the stream")
     }
 
+    func test_urlSession_receivesEventsAsTheyHappen() throws {
+        let emulator = FirebaseEmulator()
+        let server = try serve(emulator)
+        let received = StreamCollector()
+        let session = URLSession(configuration: .ephemeral, delegate: received, delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        var request = URLRequest(url: server.baseURL.appendingPathComponent(".json"))
+        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        session.dataTask(with: request).resume()
+        XCTAssertTrue(received.wait(forText: "event: put\ndata: {\"path\":\"/\",\"data\":null}\n\n"),
+                      "Expected URLSession to deliver the snapshot while the stream stays open; got \(received.text.debugDescription)")
+        emulator.load(["live": true])  // not a write: no event
+        let writer = try connect(to: server)
+        try write("PUT", "/live.json", false, on: writer)
+        XCTAssertTrue(received.wait(forText: "data: {\"path\":\"/live\",\"data\":false}"),
+                      "Expected URLSession to deliver the write's event as it happened; got \(received.text.debugDescription)")
+    }
+
     func test_aQuietStream_getsKeepAliveEvents() throws {
         let emulator = FirebaseEmulator()
         emulator.withService { $0.keepAliveInterval = 0.1 }
@@ -123,5 +141,35 @@ final class FirebaseStreamTests: XCTestCase {
         XCTAssertEqual(last, expected, "Expected the listener's last values to be every writer's last write")
         XCTAssertEqual(emulator.value(at: "/counters"), .object(Dictionary(uniqueKeysWithValues: (0..<writers).map { ("w\($0)", JSONValue.number(Double(writes))) })),
                        "Expected the database to hold each writer's last write")
+    }
+}
+
+/// A data-task delegate that keeps what a stream delivered so far.
+final class StreamCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var received = ""
+
+    var text: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return received
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        condition.lock()
+        received += String(decoding: data, as: UTF8.self)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// True once the text received so far contains `expected`, within `timeout` seconds.
+    func wait(forText expected: String, timeout: TimeInterval = 2) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !received.contains(expected) {
+            if !condition.wait(until: deadline) { return received.contains(expected) }
+        }
+        return true
     }
 }
