@@ -86,7 +86,7 @@ final class HTTPContractTests: XCTestCase {
             received.value = data
             done.fulfill()
         }.resume()
-        wait(for: [done], timeout: 5)
+        wait(for: [done], timeout: 2)
         XCTAssertEqual(received.value.flatMap { try? JSONValue(data: $0) }?["body"], "{\"streamed\":true}", "Expected URLSession's streamed body to arrive")
     }
 }
