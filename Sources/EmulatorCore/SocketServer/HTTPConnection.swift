@@ -88,10 +88,12 @@ final class HTTPConnection {
                 report(head, status: 0, started: started)
                 return false
             }
-            let framing = HTTPResponseHead.Framing.contentLength(
-                Int(ServiceRequest.header("Content-Length", in: response.headers) ?? "") ?? response.body.count)
-            var bytes = HTTPResponseHead.bytes(status: response.statusCode, headers: response.headers, framing: framing, keepAlive: keepAlive)
-            if head.method != "HEAD" { bytes.append(response.body) }
+            // The body's own length frames it; a HEAD answer has no body and keeps the length a GET would have.
+            let isHead = head.method == "HEAD"
+            let length = isHead ? Int(ServiceRequest.header("Content-Length", in: response.headers) ?? "") ?? 0 : response.body.count
+            var bytes = HTTPResponseHead.bytes(status: response.statusCode, headers: response.headers,
+                                               framing: .contentLength(length), keepAlive: keepAlive)
+            if !isHead { bytes.append(response.body) }
             report(head, status: response.statusCode, started: started)  // before: a client that got its answer sees the line
             return socket.sendAll(bytes) && keepAlive
         case .stream(let stream):
