@@ -98,7 +98,7 @@ public enum ServeCommand {
         output("""
             Firebase emulator on \(url)/  (\(source)\(options.latencyMilliseconds > 0 ? ", \(Int(options.latencyMilliseconds)) ms latency" : ""))
               try it:    curl '\(url)/.json?print=pretty'
-              write:     curl -X PUT -d '{"title":"Hello"}' '\(url)/threads/t1.json'
+              write:     curl -X PUT -d '{"title":"Hello","identifier":"my-thread"}' '\(url)/my-thread.json'  (LESSONS.md §1.7)
               live:      curl -N -H 'Accept: text/event-stream' '\(url)/.json'
               your code: baseURL = URL(string: "\(url)/")!  (Firebase emulator URLs with ?ns=<name> work too)
             One line per request below. Ctrl-C stops.
