@@ -30,8 +30,9 @@ let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
 
 /// The kit's own tests (not graded), left out of a `LAB_LESSONS` build.
 let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
-    .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator"], path: "Tests/FirebaseEmulatorTests"),
-    .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata"], path: "Tests/LabKitTests"),
+    .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "EmulatorTestSupport"], path: "Tests/EmulatorCoreTests"),
+    .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator", "EmulatorTestSupport"], path: "Tests/FirebaseEmulatorTests"),
+    .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata", "EmulatorTestSupport"], path: "Tests/LabKitTests"),
     // LAB_SOLUTIONS: against the solutions every board feature must work; against Exercises/ a stub may be named instead.
     .testTarget(name: "BoardTests", dependencies: ["BoardKit", "Lesson1", "Lesson4", "LabSupport", "FirebaseEmulator"],
                 path: "Tests/BoardTests", swiftSettings: buildsSolutions ? [.define("LAB_SOLUTIONS")] : []),
@@ -50,20 +51,26 @@ let package = Package(
     // macOS 12: XCTIssue (how LabTestCase rewrites failures on Darwin) and the Foundation APIs the tools use.
     platforms: [.macOS(.v12)],
     products: [
+        .library(name: "EmulatorCore", targets: ["EmulatorCore"]),
         .library(name: "FirebaseEmulator", targets: ["FirebaseEmulator"]),
         .executable(name: "lab", targets: ["lab"]),
     ] + (onlyLessons != nil ? [] : [.executable(name: "board", targets: ["board"])]),
     targets: lessonTargets + [
         // The one type every stub uses: `NotImplemented`. Tiny on purpose; lessons depend on nothing else.
         .target(name: "LabSupport", path: "Sources/LabSupport"),
-        // An in-memory Firebase Realtime Database with the real REST semantics, served through a URLProtocol.
-        .target(name: "FirebaseEmulator", path: "Sources/FirebaseEmulator"),
+        // What every emulated REST service shares: requests, responses, the log, faults and latency, JSON, and the two
+        // transports (a URLProtocol for tests, a socket server for everything else). A service is a handler on it.
+        .target(name: "EmulatorCore", path: "Sources/EmulatorCore"),
+        // A raw HTTP client for the socket server's own tests and the benchmark (.ci/bench-server).
+        .target(name: "EmulatorTestSupport", dependencies: ["EmulatorCore"], path: "Sources/EmulatorTestSupport"),
+        // An in-memory Firebase Realtime Database with the real REST semantics: the first service on the core.
+        .target(name: "FirebaseEmulator", dependencies: ["EmulatorCore"], path: "Sources/FirebaseEmulator"),
         // lessons.json (lessons, exercises, points, hints) and the results-file format: read by tests and tools alike.
         .target(name: "LabMetadata", path: "Sources/LabMetadata"),
         // XCTest helpers shared by the lesson suites: waiting, "not started" reporting, fixtures, results files.
         .target(name: "LabTestSupport", dependencies: ["LabSupport", "FirebaseEmulator", "LabMetadata"], path: "Sources/LabTestSupport"),
         // The lab command's logic as a library (generator, runner, reports), so it can be tested.
-        .target(name: "LabKit", dependencies: ["LabMetadata"], path: "Sources/LabKit"),
+        .target(name: "LabKit", dependencies: ["LabMetadata", "FirebaseEmulator"], path: "Sources/LabKit"),
         .executableTarget(name: "lab", dependencies: ["LabKit"], path: "Sources/lab"),
     ] + boardTargets + kitTestTargets
 )

@@ -1,14 +1,7 @@
 import Foundation
 
-/// The emulator's mutable state: what one request may read and change.
-struct EmulatorState {
-    var tree: DataTree
-    var pushIDs: PushIDGenerator
-    let clock: () -> Date
-}
-
 /// The REST semantics as a pure function: one request and the state in, one response out (state updated).
-/// No locking, no faults, no timing: the facade adds those.
+/// No locking, no faults, no timing: the emulator core adds those.
 enum RequestHandler {
     /// A request refused with a Firebase error response.
     private struct Rejection: Error {
@@ -18,7 +11,7 @@ enum RequestHandler {
 
     static let supportedMethods: Set<String> = ["GET", "HEAD", "PUT", "POST", "PATCH", "DELETE"]
 
-    static func respond(to request: IncomingRequest, state: inout EmulatorState) -> EmulatorResponse {
+    static func respond(to request: ServiceRequest, state: inout FirebaseService) -> EmulatorResponse {
         do {
             return try respondOrReject(request, state: &state)
         } catch let rejection as Rejection {
@@ -28,7 +21,7 @@ enum RequestHandler {
         }
     }
 
-    private static func respondOrReject(_ request: IncomingRequest, state: inout EmulatorState) throws -> EmulatorResponse {
+    private static func respondOrReject(_ request: ServiceRequest, state: inout FirebaseService) throws -> EmulatorResponse {
         // Firebase's own check comes first: without `.json` it is not the REST API at all (403 as firetest; inferred).
         guard request.hasJSONSuffix else { return .plainText(status: 403, ErrorText.missingJSONSuffix) }
         guard supportedMethods.contains(request.method) else {
@@ -51,7 +44,7 @@ enum RequestHandler {
             let get = success(read(at: path, shallow: false, tree: state.tree))
             return EmulatorResponse(statusCode: get.statusCode, headers: get.headers, body: Data())
         case "DELETE":
-            state.tree.write(.null, at: path)
+            state.set(.null, at: path)
             return success(.null)
         default:
             break
@@ -61,25 +54,25 @@ enum RequestHandler {
         switch request.method {
         case "PUT":
             let value = try prepare(body, at: path, state: state)
-            state.tree.write(value, at: path)
+            state.set(value, at: path)
             return success(value)
         case "POST":
             let name = state.pushIDs.next()
             let value = try prepare(body, at: path + [name], state: state)
-            state.tree.write(value, at: path + [name])
+            state.set(value, at: path + [name])
             return success(.object(["name": .string(name)]))
         default:  // PATCH
             guard case .object(let updates) = body else { throw Rejection(400, ErrorText.invalidJSON) }
             // Check every child before writing any, so a refused PATCH changes nothing.
-            var prepared: [(target: [String], value: JSONValue)] = []
+            var prepared: [FirebaseService.Update] = []
             var echo: [String: JSONValue] = [:]
             for key in updates.keys.sorted() {
                 let target = path + key.split(separator: "/").map(String.init)
                 let value = try prepare(updates[key]!, at: target, state: state)
-                prepared.append((target, value))
+                prepared.append(FirebaseService.Update(key: key, target: target, value: value))
                 echo[key] = value
             }
-            for update in prepared { state.tree.write(update.value, at: update.target) }
+            state.update(prepared, at: path)
             return success(.object(echo))  // PATCH answers with the request's data, not the merged result [REF]
         }
     }
@@ -92,7 +85,7 @@ enum RequestHandler {
     }
 
     /// The body as JSON with Firebase's checks: present and valid JSON, then every key valid.
-    private static func parseBody(_ request: IncomingRequest) throws -> JSONValue {
+    private static func parseBody(_ request: ServiceRequest) throws -> JSONValue {
         guard let data = request.body, let parsed = try? JSONParser.parse(data) else {
             throw Rejection(400, ErrorText.invalidJSON)
         }
@@ -103,7 +96,7 @@ enum RequestHandler {
     }
 
     /// Depth limit, then server values resolved against what is stored at `target` now.
-    private static func prepare(_ value: JSONValue, at target: [String], state: EmulatorState) throws -> JSONValue {
+    private static func prepare(_ value: JSONValue, at target: [String], state: FirebaseService) throws -> JSONValue {
         guard target.count + Validation.keyDepth(of: value) <= Validation.maximumDepth else {
             throw Rejection(400, ErrorText.tooDeep)
         }

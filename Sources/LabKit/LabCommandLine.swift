@@ -12,6 +12,7 @@ public enum LabCommandLine {
 
         LEARNERS
         \(LearnerCommands.usage)
+        \(ServeCommand.usage)
 
         INSTRUCTORS
         \(GradeCommand.usage)
@@ -24,7 +25,7 @@ public enum LabCommandLine {
         Lessons are named Lesson1, Lesson2, … or just 1, 2, … (L1, lesson1 and "Lesson 1" work too).
         """
 
-    static let commands = ["check", "hint", "watch", "grade", "generate", "lint", "mutants", "--help"]
+    static let commands = ["check", "hint", "watch", "serve", "grade", "generate", "lint", "mutants", "--help"]
 
     /// Writes one message to standard output and flushes it at once, so a pipe or a file (`lab watch | tee log`)
     /// sees each line as it is written, not when a buffer fills or the command ends.
@@ -49,6 +50,8 @@ public enum LabCommandLine {
             case "check": return try LearnerCommands.check(rest, output: output)
             case "hint": return try LearnerCommands.hint(rest, output: output)
             case "watch": return try LearnerCommands.watch(rest, output: output)
+            // Safe: `run` stops the server, and waits for its threads, before it returns.
+            case "serve": return try withoutActuallyEscaping(output) { try ServeCommand.run(rest, output: $0) }
             case "grade": return try GradeCommand.run(rest, output: output)
             case "generate": return try GenerateCommand.run(rest, output: output)
             case "lint": return try LintCommand.run(rest, output: output)

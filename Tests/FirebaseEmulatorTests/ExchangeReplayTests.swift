@@ -7,9 +7,7 @@ import FoundationNetworking
 /// Replays every file in Fixtures/exchanges: the emulator must answer each recorded request as recorded.
 final class ExchangeReplayTests: XCTestCase {
     private func exchangeFiles() throws -> [URL] {
-        let files = try FileManager.default.contentsOfDirectory(at: FixturePaths.exchanges, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "json" }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        let files = try FixturePaths.jsonFiles(in: FixturePaths.exchanges)
         XCTAssertGreaterThanOrEqual(files.count, 20, "Expected the recorded exchanges in \(FixturePaths.exchanges.path)")
         return files
     }

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Serves `FirebaseEmulator.session`: finds the emulator by the request's host and delivers its answer.
+/// Serves `Emulator.session` for every service: finds the emulator by the request's host and delivers its answer.
 /// It never passes a request on to the network: an unknown host is recorded as stray and fails.
 /// Delivery follows what works on Linux and Darwin alike (shared/networking-on-linux.md): response, ONE
 /// `didLoad` with the whole body (Linux keeps only the last chunk), finish; never a redirect callback.
@@ -21,14 +21,16 @@ public final class EmulatorURLProtocol: URLProtocol {
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     override public func startLoading() {
-        let incoming = IncomingRequest(request, task: task)
-        guard let emulator = Registry.shared.emulator(forHost: request.url?.host) else {
+        let incoming = ServiceRequest(request, task: task)
+        guard let emulator = HostRegistry.shared.emulator(forHost: request.url?.host) else {
             let error = URLError(.cannotFindHost, userInfo: [NSURLErrorFailingURLErrorKey: incoming.url])
-            Registry.shared.recordStray(RecordedRequest(incoming, response: EmulatorResponse(statusCode: 0, transportError: error)))
+            HostRegistry.shared.recordStray(RecordedRequest(incoming, response: EmulatorResponse(statusCode: 0, transportError: error)))
             finish(with: EmulatorResponse(statusCode: 0, transportError: error))
             return
         }
-        let (response, latency) = emulator.process(incoming)
+        let processed = emulator.process(incoming, over: .inProcess)
+        let response = processed.reply.logged  // the core turns a stream into a refusal for this transport
+        let latency = processed.latency
         guard latency > 0 else {
             finish(with: response)
             return

@@ -12,26 +12,26 @@ public struct JSONParseError: Error, Equatable, CustomStringConvertible {
 /// A strict JSON parser of our own rather than JSONSerialization: it behaves the same on Linux and macOS
 /// (no NSNumber bool/number ambiguity), accepts top-level scalars, and reports where each object key
 /// begins, which Firebase's key error message quotes ("couldn't parse key beginning at 1:2").
-struct JSONParser {
+package struct JSONParser {
     /// One object key as it appeared in the text.
-    struct Key: Equatable {
-        let name: String
-        let line: Int
-        let column: Int
+    package struct Key: Equatable {
+        package let name: String
+        package let line: Int
+        package let column: Int
         /// How many containers (objects or arrays) enclose the key; a key of the top-level object has depth 1.
-        let depth: Int
+        package let depth: Int
     }
 
-    struct Result {
-        let value: JSONValue
+    package struct Result {
+        package let value: JSONValue
         /// Every object key in document order (a dictionary loses that order).
-        let keys: [Key]
+        package let keys: [Key]
     }
 
     /// Far deeper than Firebase's 32 levels, low enough that recursion can never exhaust the stack.
     static let maximumNesting = 512
 
-    static func parse(_ data: Data) throws -> Result {
+    package static func parse(_ data: Data) throws -> Result {
         var parser = JSONParser(bytes: [UInt8](data))
         return try parser.parseDocument()
     }

@@ -14,10 +14,10 @@ public struct RecordedRequest {
     public let path: String
     public let hasJSONSuffix: Bool
     public let query: [String: String]
-    /// The headers as the URLProtocol saw them (only those set on the URLRequest itself reach it on Linux).
+    /// The headers as the transport saw them (only those set on the URLRequest itself reach a URLProtocol on Linux).
     public let headers: [String: String]
-    /// From `httpBody`, drained from `httpBodyStream`, or taken from an upload task (on Linux); nil when there was no
-    /// (or an empty) body.
+    /// From `httpBody`, drained from `httpBodyStream`, taken from an upload task (on Linux) or read from the socket;
+    /// nil when there was no (or an empty) body.
     public let body: Data?
     /// True when the request came from an upload task whose body no URLProtocol can see (Darwin): `body` is nil
     /// although the learner's code sent one.
@@ -27,7 +27,7 @@ public struct RecordedRequest {
     /// What the emulator answered; for a transport fault, status 0 and the error.
     public let response: EmulatorResponse
 
-    init(_ request: IncomingRequest, response: EmulatorResponse) {
+    init(_ request: ServiceRequest, response: EmulatorResponse) {
         method = request.method
         httpMethod = request.httpMethod
         url = request.url
@@ -48,7 +48,7 @@ public struct RecordedRequest {
     public var bodyText: String? { body.flatMap { String(data: $0, encoding: .utf8) } }
 
     /// The value of a header, by case-insensitive name.
-    public func header(_ name: String) -> String? { IncomingRequest.header(name, in: headers) }
+    public func header(_ name: String) -> String? { ServiceRequest.header(name, in: headers) }
 
     /// One line for failure messages: `PUT /abc.json  body: {"title":"x"}  -> 200`.
     public var summary: String {

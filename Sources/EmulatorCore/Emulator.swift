@@ -1,0 +1,160 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One emulated service with everything the transports share: a unique host and the `session` that reaches it
+/// in-process, the request log, injected faults and latency. An `EmulatorServer` serves the same instance on a
+/// port, with the same log and faults. Thread-safe: requests arrive on URLSession's queues and socket threads while
+/// tests read the log and the state.
+///
+/// Like SwiftNIO's EmbeddedChannel, `handle(_:)` drives the same core synchronously without URLSession.
+public final class Emulator<Service: EmulatedService> {
+    /// Unique per instance: `https://lab-<8 hex>.<Service.hostDomain>/`.
+    public let baseURL: URL
+    /// Ephemeral, with `EmulatorURLProtocol` as its only protocol: every request it makes stays in-process.
+    public let session: URLSession
+
+    let host: String
+    private let lock = NSLock()
+    private var service: Service
+    private var log: [RecordedRequest] = []
+    private var faults: [Fault] = []
+    private var delay: TimeInterval = 0
+    private var logLimit: Int?
+
+    public init(_ service: Service) {
+        self.service = service
+        host = HostRegistry.shared.reserveHost(in: Service.hostDomain)
+        baseURL = URL(string: "https://\(host)/")!
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [EmulatorURLProtocol.self]
+        session = URLSession(configuration: configuration)
+        HostRegistry.shared.attach(self, to: host)
+    }
+
+    deinit { HostRegistry.shared.remove(host: host) }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Reads or changes the service's state between requests, e.g. to seed it or to assert on it.
+    public func withService<T>(_ body: (inout Service) throws -> T) rethrows -> T {
+        try locked { try body(&service) }
+    }
+
+    // MARK: The log and faults
+
+    /// Every request this instance received, over either transport, in order, faulted ones included.
+    public var requests: [RecordedRequest] { locked { log } }
+
+    /// Forgets the log, e.g. after a test's setup requests.
+    public func clearRequests() {
+        locked { log.removeAll() }
+    }
+
+    /// Queues a fault for the next request that has none yet: one fault per request, in order.
+    public func inject(_ fault: Fault) {
+        locked { faults.append(fault) }
+    }
+
+    /// Keep at least this many of the latest requests and forget older ones (nil, the default: keep all, as tests
+    /// need). A long-running server (`lab serve`) sets it so memory stays bounded.
+    public var keepsLatestRequests: Int? {
+        get { locked { logLimit } }
+        set { locked { logLimit = newValue.map { max(1, $0) } } }
+    }
+
+    /// Faults injected but not yet used.
+    public var pendingFaults: [Fault] { locked { faults } }
+
+    /// Delay before every response served through `session` or a socket (not `handle(_:)`). Cancelling a task cuts
+    /// it short.
+    public var latency: TimeInterval {
+        get { locked { delay } }
+        set { locked { delay = max(0, newValue) } }
+    }
+
+    // MARK: Serving
+
+    /// The synchronous core: answers `request` as the URLProtocol would, logs it and consumes a fault.
+    /// Two things only the URLProtocol can express are reported here instead: a transport fault comes back as
+    /// `statusCode == 0` with `transportError` set (the URLProtocol fails the task with it), and `latency` is
+    /// not applied (the URLProtocol waits before delivering).
+    public func handle(_ request: URLRequest) -> EmulatorResponse {
+        process(ServiceRequest(request), over: .inProcess).reply.logged  // streams are refused in-process
+    }
+
+    /// Unregisters the host: later requests to it are stray. Also done on deinit.
+    public func invalidate() {
+        HostRegistry.shared.remove(host: host)
+    }
+
+    // MARK: Stray requests
+
+    /// Requests that reached `EmulatorURLProtocol` for a host with no live emulator (say, learner code built
+    /// its own URL to the real host while using our session). Each failed with `URLError(.cannotFindHost)` and never
+    /// went to the network.
+    public static var strayRequests: [RecordedRequest] { HostRegistry.shared.strayRequests }
+
+    public static func resetStrayRequests() {
+        HostRegistry.shared.resetStrayRequests()
+    }
+}
+
+/// How a transport reaches an emulator without knowing its service.
+protocol RequestProcessing: AnyObject {
+    func process(_ request: ServiceRequest, over transport: Transport) -> Processed
+}
+
+/// The two ways a request arrives; only a socket can carry a stream.
+enum Transport {
+    case inProcess
+    case socket
+}
+
+/// A service's answer with the latency to apply before delivering it.
+struct Processed {
+    let reply: ServiceReply
+    let latency: TimeInterval
+}
+
+extension Emulator: RequestProcessing {
+    /// Answers one request and logs it, under the lock: requests are served one at a time, like a transaction.
+    func process(_ request: ServiceRequest, over transport: Transport) -> Processed {
+        locked {
+            var reply: ServiceReply
+            if faults.isEmpty {
+                reply = service.respond(to: request)
+            } else {
+                reply = .response(faults.removeFirst().response(from: service))
+            }
+            if case .stream(let stream) = reply, transport == .inProcess {
+                stream.cancel()
+                reply = .response(service.errorResponse(status: 406, message: Self.streamingRefusal))
+            }
+            log.append(RecordedRequest(request, response: reply.logged))
+            if let limit = logLimit, log.count >= 2 * limit { log.removeFirst(log.count - limit) }  // amortised: rarely
+            return Processed(reply: reply, latency: delay)
+        }
+    }
+
+    static var streamingRefusal: String {
+        "A live stream (Accept: text/event-stream) cannot be delivered through `session`: a URLProtocol delivers "
+            + "a response in one piece (on Linux only its last chunk arrives). Serve the emulator on a port with "
+            + "EmulatorServer (or run `swift run lab serve`) and stream from there."
+    }
+}
+
+extension ServiceReply {
+    /// What the log keeps: the answer, or a stream's status and headers.
+    var logged: EmulatorResponse {
+        switch self {
+        case .response(let response): return response
+        case .stream(let stream): return EmulatorResponse(statusCode: stream.statusCode, headers: stream.headers)
+        }
+    }
+}

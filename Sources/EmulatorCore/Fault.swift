@@ -1,0 +1,26 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A failure to inject into the next request, so tests can check how learner code copes.
+/// A fault replaces the service's work entirely: its state is not read or changed by a faulted request.
+public enum Fault: Equatable {
+    /// The service's own error body (`EmulatedService.errorResponse`) with this status.
+    case httpError(status: Int, message: String)
+    /// No HTTP response at all: `URLError(code)` through the URLProtocol, a dropped connection over a socket.
+    case transportError(URLError.Code)
+    /// 200 with this text as the body (meant to be invalid JSON) and the service's JSON headers.
+    case malformedBody(String)
+
+    func response<Service: EmulatedService>(from service: Service) -> EmulatorResponse {
+        switch self {
+        case .httpError(let status, let message):
+            return service.errorResponse(status: status, message: message)
+        case .transportError(let code):
+            return EmulatorResponse(statusCode: 0, transportError: URLError(code))
+        case .malformedBody(let text):
+            return .raw(status: 200, headers: service.jsonHeaders, body: Data(text.utf8))
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// One client connection, served on its own thread: its requests in order, kept alive, until the client leaves,
+/// a limit is hit, or the server stops. Refusals are HTTP errors (400, 408, 413, 431, …) followed by a close.
+final class HTTPConnection {
+    let socket: Socket
+    private let input: ConnectionInput
+    private let emulator: RequestProcessing
+    private let limits: ServerLimits
+    /// `127.0.0.1:<port>`: the host of request URLs when the client sent no usable Host header.
+    private let fallbackHost: String
+    private let observer: ((ServedRequest) -> Void)?
+    private let lock = NSLock()
+    private var stopping = false
+    private var stream: EventStream?
+    private let stopSignal = DispatchSemaphore(value: 0)
+
+    init(socket: Socket, emulator: RequestProcessing, limits: ServerLimits, fallbackHost: String,
+         observer: ((ServedRequest) -> Void)?) {
+        self.socket = socket
+        self.input = ConnectionInput(socket: socket)
+        self.emulator = emulator
+        self.limits = limits
+        self.fallbackHost = fallbackHost
+        self.observer = observer
+        socket.setSendTimeout(limits.sendTimeout)
+    }
+
+    /// Serves until the connection ends, then closes the socket.
+    func run() {
+        while !isStopping, serveOneRequest() {}
+        socket.close()
+    }
+
+    /// From another thread: wakes the connection wherever it waits (read, write, stream, latency) and ends it.
+    func stop() {
+        lock.lock()
+        stopping = true
+        let current = stream
+        lock.unlock()
+        current?.cancel()
+        stopSignal.signal()
+        socket.shutdownBoth()
+    }
+
+    private var isStopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopping
+    }
+
+    // MARK: One request
+
+    /// Reads, answers and reports one request; true when the connection stays open for another.
+    private func serveOneRequest() -> Bool {
+        guard input.awaitRequest(idle: limits.idleTimeout) else { return false }
+        let started = DispatchTime.now()
+        let deadline = Deadline.after(limits.requestTimeout)
+        let head: HTTPRequestHead
+        let body: Data?
+        do {
+            let bytes = try input.readHead(limit: limits.maximumHeaderBytes, until: deadline)
+            head = try HTTPRequestHead(bytes, maximumFieldCount: limits.maximumHeaderCount)
+            body = try readBody(of: head, until: deadline)
+        } catch let refusal as HTTPRequestHead.Refusal {
+            return refuse(refusal, started: started)
+        } catch ConnectionInput.Failure.tooLarge {
+            return refuse(.init(status: 431, reason: "the request line and headers exceed \(limits.maximumHeaderBytes) bytes"), started: started)
+        } catch ConnectionInput.Failure.timedOut {
+            return refuse(.init(status: 408, reason: "the request did not arrive within \(limits.requestTimeout) s"), started: started)
+        } catch ConnectionInput.Failure.malformed {
+            return refuse(.init(status: 400, reason: "the chunked body is malformed"), started: started)
+        } catch {
+            return false  // the client left mid-request: nobody to answer
+        }
+        guard let url = url(of: head) else {
+            return refuse(.init(status: 400, reason: "the request target is not a path (or an absolute URL)"), started: started)
+        }
+        let request = ServiceRequest(method: head.method, url: url, headers: head.headerDictionary, body: body)
+        let processed = emulator.process(request, over: .socket)
+        if processed.latency > 0 && stopSignal.wait(timeout: .now() + processed.latency) == .success {
+            return false  // stopped while waiting
+        }
+        let keepAlive = head.wantsKeepAlive
+        switch processed.reply {
+        case .response(let response):
+            guard response.transportError == nil else {  // an injected transport fault: no HTTP response at all
+                report(head, status: 0, started: started)
+                return false
+            }
+            // The body's own length frames it; a HEAD answer has no body and keeps the length a GET would have.
+            let isHead = head.method == "HEAD"
+            let length = isHead ? Int(ServiceRequest.header("Content-Length", in: response.headers) ?? "") ?? 0 : response.body.count
+            var bytes = HTTPResponseHead.bytes(status: response.statusCode, headers: response.headers,
+                                               framing: .contentLength(length), keepAlive: keepAlive)
+            if !isHead { bytes.append(response.body) }
+            report(head, status: response.statusCode, started: started)  // before: a client that got its answer sees the line
+            return socket.sendAll(bytes) && keepAlive
+        case .stream(let stream):
+            return serve(stream, to: head, keepAlive: keepAlive, started: started)
+        }
+    }
+
+    /// The body as framed by Transfer-Encoding or Content-Length, after `100 Continue` when the client waits for it.
+    private func readBody(of head: HTTPRequestHead, until deadline: Deadline) throws -> Data? {
+        let lengths = head.values("Content-Length")
+        let transferEncoding = head.value("Transfer-Encoding")
+        if transferEncoding != nil && !lengths.isEmpty {
+            throw HTTPRequestHead.Refusal(status: 400, reason: "both Transfer-Encoding and Content-Length were sent")
+        }
+        var length = 0
+        if let first = lengths.first {
+            guard lengths.allSatisfy({ $0 == first }), first.utf8.allSatisfy({ (48...57).contains($0) }), first.count <= 18,
+                let value = Int(first)
+            else { throw HTTPRequestHead.Refusal(status: 400, reason: "Content-Length is not one number") }
+            length = value
+        }
+        if let encoding = transferEncoding, encoding.lowercased() != "chunked" {
+            throw HTTPRequestHead.Refusal(status: 501, reason: "only the chunked transfer coding is understood, not \(encoding)")
+        }
+        guard length <= limits.maximumBodyBytes else {
+            throw HTTPRequestHead.Refusal(status: 413, reason: "the body exceeds \(limits.maximumBodyBytes) bytes")
+        }
+        let hasBody = transferEncoding != nil || length > 0
+        if let expectation = head.value("Expect") {
+            guard expectation.lowercased() == "100-continue" else {
+                throw HTTPRequestHead.Refusal(status: 417, reason: "only `Expect: 100-continue` is understood")
+            }
+            if hasBody && head.minorVersion == 1 && !input.hasBufferedBytes {
+                _ = socket.sendAll(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            }
+        }
+        if transferEncoding != nil {
+            do {
+                return try input.readChunkedBody(limit: limits.maximumBodyBytes, until: deadline)
+            } catch ConnectionInput.Failure.tooLarge {
+                throw HTTPRequestHead.Refusal(status: 413, reason: "the chunked body exceeds \(limits.maximumBodyBytes) bytes")
+            }
+        }
+        return length > 0 ? try input.readBytes(length, until: deadline) : nil
+    }
+
+    /// `http://<Host><target>`; the absolute form as sent; nil for anything else (`*`, garbage).
+    private func url(of head: HTTPRequestHead) -> URL? {
+        if head.target.hasPrefix("http://") || head.target.hasPrefix("https://") { return URL(string: head.target) }
+        guard head.target.hasPrefix("/") else { return nil }
+        if let host = head.value("Host"), !host.isEmpty, let url = URL(string: "http://\(host)\(head.target)") { return url }
+        return URL(string: "http://\(fallbackHost)\(head.target)")
+    }
+
+    /// Answers with `refusal`'s status and reason as plain text, then closes.
+    private func refuse(_ refusal: HTTPRequestHead.Refusal, started: DispatchTime) -> Bool {
+        let body = Data("\(HTTPResponseHead.reason(for: refusal.status)): \(refusal.reason).\n".utf8)
+        var bytes = HTTPResponseHead.bytes(
+            status: refusal.status, headers: ["Content-Type": "text/plain; charset=utf-8"],
+            framing: .contentLength(body.count), keepAlive: false)
+        bytes.append(body)
+        observer?(ServedRequest(method: "-", target: "(\(refusal.reason))", status: refusal.status,
+                                milliseconds: Self.milliseconds(since: started), isStream: false))
+        _ = socket.sendAll(bytes)
+        return false
+    }
+
+    private func report(_ head: HTTPRequestHead, status: Int, started: DispatchTime, isStream: Bool = false) {
+        observer?(ServedRequest(method: head.method, target: head.target, status: status,
+                                milliseconds: Self.milliseconds(since: started), isStream: isStream))
+    }
+
+    private static func milliseconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+    }
+
+    // MARK: Streams
+
+    /// Writes the stream's pieces as they come (chunked over HTTP/1.1), the idle event when quiet, until the
+    /// service finishes it, the client leaves or the server stops.
+    private func serve(_ stream: EventStream, to head: HTTPRequestHead, keepAlive: Bool, started: DispatchTime) -> Bool {
+        lock.lock()
+        self.stream = stream
+        let stopped = stopping
+        lock.unlock()
+        defer {
+            lock.lock()
+            self.stream = nil
+            lock.unlock()
+        }
+        if stopped { stream.cancel() }
+        let chunked = head.minorVersion == 1
+        let headBytes = HTTPResponseHead.bytes(status: stream.statusCode, headers: stream.headers,
+                                               framing: chunked ? .chunked : .untilClose, keepAlive: chunked && keepAlive)
+        report(head, status: stream.statusCode, started: started, isStream: true)
+        guard socket.sendAll(headBytes) else {
+            stream.cancel()
+            return false
+        }
+        var lastWrite = DispatchTime.now()
+        while true {
+            let quiet = Double(DispatchTime.now().uptimeNanoseconds - lastWrite.uptimeNanoseconds) / 1e9
+            // Wake at least twice a second to notice a client that left while nothing was sent.
+            switch stream.next(timeout: min(max(0, stream.idleInterval - quiet), 0.5)) {
+            case .piece(let piece):
+                guard socket.sendAll(chunked ? HTTPResponseHead.chunk(piece) : piece) else {
+                    stream.cancel()
+                    return false
+                }
+                lastWrite = DispatchTime.now()
+            case .idle:
+                if socket.peerHasClosed {
+                    stream.cancel()
+                    return false
+                }
+                let quietNow = Double(DispatchTime.now().uptimeNanoseconds - lastWrite.uptimeNanoseconds) / 1e9
+                if let idle = stream.idleEvent, quietNow + 0.001 >= stream.idleInterval {
+                    guard socket.sendAll(chunked ? HTTPResponseHead.chunk(idle) : idle) else {
+                        stream.cancel()
+                        return false
+                    }
+                    lastWrite = DispatchTime.now()
+                }
+            case .end:
+                guard !isStopping, !stream.isCancelled, chunked else { return false }
+                return socket.sendAll(HTTPResponseHead.lastChunk) && keepAlive
+            }
+        }
+    }
+}

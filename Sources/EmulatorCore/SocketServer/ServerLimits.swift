@@ -1,0 +1,22 @@
+import Foundation
+
+/// What the socket server tolerates before it answers with an error and closes: it faces curl, browsers and hostile
+/// input, so every wait has a time-out and every buffer a size.
+public struct ServerLimits {
+    /// Request line and headers together (431 beyond).
+    public var maximumHeaderBytes = 16 * 1024
+    /// Header lines (431 beyond).
+    public var maximumHeaderCount = 100
+    /// A request body, sent with Content-Length or chunked (413 beyond).
+    public var maximumBodyBytes = 16 * 1024 * 1024
+    /// From a request's first byte to its last (408 beyond): a client sending a byte a second is cut off.
+    public var requestTimeout: TimeInterval = 10
+    /// How long a kept-alive connection may sit idle between requests before it is closed (silently, as is usual).
+    public var idleTimeout: TimeInterval = 60
+    /// A write that cannot go out for this long (a client that stopped reading) ends the connection.
+    public var sendTimeout: TimeInterval = 10
+    /// Open connections, streams included; one more is answered 503 and closed.
+    public var maximumConnections = 512
+
+    public init() {}
+}

@@ -1,0 +1,155 @@
+import XCTest
+import EmulatorCore
+import EmulatorTestSupport
+
+/// Bad and hostile input gets an HTTP error (or a close), and the server goes on serving everyone else.
+final class HostileInputTests: XCTestCase {
+    /// Short limits so the time-outs take a fraction of a second.
+    private var limits: ServerLimits {
+        var limits = ServerLimits()
+        limits.maximumHeaderBytes = 1024
+        limits.maximumBodyBytes = 1000
+        limits.requestTimeout = 0.3
+        limits.idleTimeout = 0.5
+        limits.maximumConnections = 8
+        return limits
+    }
+
+    /// Sends `bytes`, expects `status` and a close, then proves the server still answers a fresh client.
+    private func assertRefused(_ bytes: String, with status: Int, _ why: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (_, server) = try startEchoServer(limits: limits)
+        let hostile = try connect(to: server)
+        hostile.send(bytes)
+        let response = try hostile.readResponse(timeout: 2)
+        XCTAssertEqual(response.status, status, "Expected \(status) for \(why); got \(response.status): \(response.bodyText)", file: file, line: line)
+        XCTAssertTrue(hostile.serverCloses(within: 2), "Expected the server to close after refusing \(why)", file: file, line: line)
+        try assertStillServing(server, file: file, line: line)
+    }
+
+    private func assertStillServing(_ server: EmulatorServer, file: StaticString = #filePath, line: UInt = #line) throws {
+        let fresh = try connect(to: server, file: file, line: line)
+        fresh.send("GET", "/alive")
+        XCTAssertEqual(try fresh.readResponse().status, 200, "Expected the server to go on serving other clients", file: file, line: line)
+    }
+
+    func test_garbage_is400() throws {
+        try assertRefused("\u{01}\u{02}garbage\r\n\r\n", with: 400, "bytes that are not a request line")
+    }
+
+    func test_aHeaderLineWithoutColon_is400() throws {
+        try assertRefused("GET / HTTP/1.1\r\nNoColonHere\r\n\r\n", with: 400, "a header line without a colon")
+    }
+
+    func test_anUnknownHTTPVersion_is505() throws {
+        try assertRefused("GET / HTTP/2.0\r\n\r\n", with: 505, "HTTP/2.0 in the request line")
+    }
+
+    func test_headersOverTheLimit_are431() throws {
+        try assertRefused("GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 2000) + "\r\n\r\n", with: 431, "2 KB of headers")
+    }
+
+    func test_headersOverTheLimit_withoutEverEnding_are431() throws {
+        try assertRefused("GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 2000), with: 431, "a head that never ends")
+    }
+
+    func test_aBodyOverTheLimit_is413_beforeItIsRead() throws {
+        try assertRefused("PUT / HTTP/1.1\r\nContent-Length: 5000\r\n\r\n", with: 413, "a 5000-byte body")
+    }
+
+    func test_aChunkedBodyOverTheLimit_is413() throws {
+        let chunk = String(repeating: "x", count: 600)
+        try assertRefused("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n",
+                          with: 413, "a chunked body over the limit")
+    }
+
+    func test_aMalformedChunkSize_is400() throws {
+        try assertRefused("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", with: 400, "a chunk size that is not hex")
+    }
+
+    func test_contentLengthAndChunked_together_are400() throws {
+        try assertRefused("PUT / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", with: 400, "both framings (request smuggling)")
+    }
+
+    func test_conflictingContentLengths_are400() throws {
+        try assertRefused("PUT / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", with: 400, "two different Content-Lengths")
+    }
+
+    func test_anUnknownTransferCoding_is501() throws {
+        try assertRefused("PUT / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", with: 501, "a transfer coding the server does not know")
+    }
+
+    func test_anUnknownExpectation_is417() throws {
+        try assertRefused("PUT / HTTP/1.1\r\nExpect: magic\r\nContent-Length: 1\r\n\r\nx", with: 417, "an expectation other than 100-continue")
+    }
+
+    func test_aTargetThatIsNotAPath_is400() throws {
+        try assertRefused("GET nonsense HTTP/1.1\r\n\r\n", with: 400, "a target that is neither a path nor a URL")
+    }
+
+    func test_aClientSendingAByteAtATime_gets408() throws {
+        let (_, server) = try startEchoServer(limits: limits)
+        let slow = try connect(to: server)
+        let started = Date()
+        var answered = false
+        for byte in "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".utf8 {
+            guard slow.send(Data([byte])) else { break }  // the server may already have given up
+            Thread.sleep(forTimeInterval: 0.05)
+            if Date().timeIntervalSince(started) > 1 { break }
+        }
+        if let response = try? slow.readResponse(timeout: 1) {
+            answered = true
+            XCTAssertEqual(response.status, 408, "Expected 408 for a request still incomplete after the time-out")
+        }
+        XCTAssertTrue(answered, "Expected the slow client to get an answer (408) rather than wait forever")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "Expected the time-out (0.3 s) to cut the slow client off quickly")
+        try assertStillServing(server)
+    }
+
+    func test_aTruncatedRequest_thenClose_leavesTheServerServing() throws {
+        let (_, server) = try startEchoServer(limits: limits)
+        let truncated = try connect(to: server)
+        truncated.send("PUT /t HTTP/1.1\r\nContent-Length: 100\r\n\r\nonly part")
+        truncated.close()
+        try assertStillServing(server)
+    }
+
+    func test_anIdleKeptAliveConnection_isClosedSilently() throws {
+        let (_, server) = try startEchoServer(limits: limits)
+        let idle = try connect(to: server)
+        idle.send("GET", "/once")
+        XCTAssertEqual(try idle.readResponse().status, 200, "setup: expected the first answer")
+        let rest = try? idle.readUntilClose(timeout: 2)
+        XCTAssertEqual(rest, Data(), "Expected an idle kept-alive connection to be closed after the idle time-out without a 408")
+    }
+
+    func test_connectionsBeyondTheLimit_get503_andTheOthersAreServed() throws {
+        let (_, server) = try startEchoServer(limits: limits)
+        var held: [LoopbackConnection] = []
+        for _ in 0..<limits.maximumConnections {
+            let connection = try connect(to: server)
+            connection.send("GET", "/hold")
+            XCTAssertEqual(try connection.readResponse().status, 200, "setup: expected each held connection to be served")
+            held.append(connection)
+        }
+        let extra = try connect(to: server)
+        XCTAssertEqual(try extra.readResponse().status, 503, "Expected a connection beyond the limit of \(limits.maximumConnections) to get 503")
+        held[0].send("GET", "/still")
+        XCTAssertEqual(try held[0].readResponse().status, 200, "Expected the admitted connections to go on being served")
+        held.forEach { $0.close() }
+    }
+
+    func test_aClientThatVanishesMidStream_isForgotten_andOthersAreServed() throws {
+        let (emulator, server) = try startEchoServer(limits: limits)
+        let listener = try connect(to: server)
+        listener.send("GET", "/stream")
+        XCTAssertEqual(try listener.readHead().status, 200, "setup: expected the stream to start")
+        listener.close()
+        let deadline = Date(timeIntervalSinceNow: 2)
+        while Date() < deadline, emulator.withService({ $0.streams.contains { !$0.isCancelled } }) {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        XCTAssertFalse(emulator.withService { $0.streams.contains { !$0.isCancelled } },
+                       "Expected the server to notice the vanished client within 2 s and cancel its stream")
+        try assertStillServing(server)
+    }
+}

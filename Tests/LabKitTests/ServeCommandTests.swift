@@ -1,0 +1,55 @@
+import XCTest
+@testable import LabKit
+import EmulatorTestSupport
+
+/// `lab serve`: its options, the sample database by default, the lines it prints, and a port in use.
+final class ServeCommandTests: XCTestCase {
+    private static let kitRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func test_options_defaultsAndEachOption() throws {
+        XCTAssertEqual(try ServeCommand.Options.parse([]).port, 9000, "Expected Firebase's emulator port by default")
+        let options = try ServeCommand.Options.parse(["--port", "0", "--database", "db.json", "--latency", "250", "--keep-alive", "2"])
+        XCTAssertEqual(options.port, 0, "Expected --port")
+        XCTAssertEqual(options.database, "db.json", "Expected --database")
+        XCTAssertEqual(options.latencyMilliseconds, 250, "Expected --latency in ms")
+        XCTAssertEqual(options.keepAliveSeconds, 2, "Expected --keep-alive in s")
+    }
+
+    func test_options_mistakesAreUsageErrors() {
+        for (arguments, expected) in [(["--port", "x"], "--port must be a number"), (["--prot", "1"], "Did you mean --port?"),
+                                      (["--latency"], "--latency needs a value"), (["--empty", "--database", "a"], "not both")] {
+            XCTAssertThrowsError(try ServeCommand.Options.parse(arguments), "Expected \(arguments) to be refused") { error in
+                XCTAssertTrue("\(error)".contains(expected), "Expected \(arguments) to say \(expected), got \(error)")
+            }
+        }
+    }
+
+    func test_start_servesTheSampleDatabase_andPrintsHowToTryIt() throws {
+        var lines: [String] = []
+        var options = ServeCommand.Options()
+        options.port = 0
+        let server = try ServeCommand.start(options, kitRoot: Self.kitRoot) { lines.append($0) }
+        defer { server.stop() }
+        let banner = lines.joined(separator: "\n")
+        XCTAssertTrue(banner.contains("http://127.0.0.1:\(server.port)/"), "Expected the URL in:\n\(banner)")
+        XCTAssertTrue(banner.contains("curl"), "Expected a curl line to try in:\n\(banner)")
+        let connection = try XCTUnwrap(LoopbackConnection(port: server.port), "setup: could not connect")
+        connection.send("GET", "/.json?ns=demo")
+        let response = try connection.readResponse()
+        XCTAssertEqual(response.status, 200, "Expected the emulator to answer, ?ns= accepted")
+        XCTAssertTrue(response.bodyText.contains("695398C4-498C-40A8-AA76-CB2B20DFD9FA"), "Expected the sample database by default")
+    }
+
+    func test_aPortInUse_isAOneLineErrorNamingIt() throws {
+        var options = ServeCommand.Options()
+        options.port = 0
+        options.empty = true
+        let first = try ServeCommand.start(options, kitRoot: nil) { _ in }
+        defer { first.stop() }
+        var output: [String] = []
+        let status = try ServeCommand.run(["--port", String(first.port), "--empty"]) { output.append($0) }
+        XCTAssertEqual(status, 1, "Expected a failure status")
+        XCTAssertEqual(output, ["lab serve: port \(first.port) is already in use (another `lab serve`?); pick another with --port"],
+                       "Expected one line naming the port")
+    }
+}
