@@ -30,7 +30,8 @@ public struct ServiceRequest {
         self.body = body?.isEmpty == true ? nil : body
         self.uploadBodyHidden = uploadBodyHidden
         self.receivedAt = receivedAt
-        self.httpMethod = httpMethod.uppercased()
+        // As sent: methods are case-sensitive (RFC 9110 §9.1), so a real server refuses "put" and so does the emulator.
+        self.httpMethod = httpMethod
 
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         var query: [String: String] = [:]

@@ -142,7 +142,21 @@ struct GradingWorkspace {
             results = LabResults(tests: results.tests, catalog: kit.catalog)
             try ResultsFile.write(results, to: resultsFile)
         }
-        return ClassReport.Row(learner: learner, results: results, notes: notes)
+        return ClassReport.Row(learner: learner, results: results, notes: notes + Self.stoppedTests(in: results))
+    }
+
+    /// Notes naming the exercises whose tests hung, crashed or ended the test process: the row says what happened.
+    static func stoppedTests(in results: LabResults) -> [String] {
+        let kinds = [("took longer than", "stopped for taking too long (an endless loop or a long wait?)"),
+                     ("the test crashed", "crashed"), ("ended the test process", "ended by a call to exit()")]
+        var notes: [String] = []
+        for (marker, said) in kinds {
+            let hit = results.tests.filter { $0.message?.contains(marker) == true }
+            let sections = Array(Set(hit.map(\.exercise))).sorted()
+            guard !sections.isEmpty else { continue }
+            notes.append("\(hit.count) test\(hit.count == 1 ? "" : "s") \(said): §\(sections.joined(separator: ", §"))")
+        }
+        return notes
     }
 }
 
