@@ -7,18 +7,13 @@ import FirebaseEmulator
 final class CompletionCounter<Value> {
     private let lock = NSLock()
     private var values: [(value: Value, at: Date)] = []
-    let called: XCTestExpectation
 
-    init(_ exercise: Exercise) {
-        called = XCTestExpectation(description: "completion of \(exercise.function)")
-    }
+    init(_ exercise: Exercise) {}
 
     func record(_ value: Value) {
         lock.lock()
         values.append((value, Date()))
-        let first = values.count == 1
         lock.unlock()
-        if first { called.fulfill() }
     }
 
     var calls: [(value: Value, at: Date)] {
@@ -47,15 +42,21 @@ extension LabTestCase {
         let latency = emulator.latency
         start { counter.record($0) }
         let waited = CompletionTimeouts.timeout(for: exercise, normally: timeout)
-        let outcome = XCTWaiter().wait(for: [counter.called], timeout: waited)
+        let quiet = CompletionTimeouts.quietTimeout(for: exercise, normally: waited)
+        let outcome = Self.wait(until: { !counter.calls.isEmpty }, timeout: waited, orNoTrafficAfter: quiet) {
+            emulator.requests.count == requestsBefore && SessionTripwire.requests.isEmpty && FirebaseEmulator.strayRequests.isEmpty
+        }
 
         if let stub = StubLog.recorded.first {
             throw fail(LabTestCase.notStartedMessage(stub), file: file, line: line)
         }
         guard outcome == .completed, let first = counter.calls.first else {
             let earlier = CompletionTimeouts.noteTimeout(of: exercise, test: name)
-            throw fail(TrafficReport(emulator).missingCompletion(exercise, waited: waited, earlierMiss: earlier, normal: timeout),
-                       file: file, line: line)
+            let report = TrafficReport(emulator)
+            let message = outcome == .quiet
+                ? report.missingCompletionWithoutRequest(exercise, waited: quiet)
+                : report.missingCompletion(exercise, waited: waited, earlierMiss: earlier, normal: timeout)
+            throw fail(message, file: file, line: line)
         }
         // A second call usually follows at once, from the same handler: give it a moment to show.
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.02))
@@ -136,9 +137,38 @@ extension LabTestCase {
 /// How long the helpers wait for a completion. Correct code answers in milliseconds (the emulator is in-process);
 /// once a function has missed its completion in this test run, its later waits are short, so a forgotten `resume()`
 /// costs a learner a few seconds for the whole lesson, not two seconds per test. Every message says the real wait.
+extension LabTestCase {
+    public enum WaitOutcome { case completed, timedOut, quiet }
+
+    /// Waits until `isDone` up to `timeout`, running the run loop (a completion may hop to the main queue), but
+    /// stops after `quiet` when `noTraffic` still holds then: with no request sent anywhere, no answer can come, so a
+    /// completion still to come would be a bug's, not a server's. (XCTWaiter cannot wait on an expectation twice.)
+    public static func wait(until isDone: () -> Bool, timeout: TimeInterval, orNoTrafficAfter quiet: TimeInterval,
+                            noTraffic: () -> Bool) -> WaitOutcome {
+        let start = Date()
+        while !isDone() {
+            let elapsed = Date().timeIntervalSince(start)
+            if elapsed >= timeout { return .timedOut }
+            if elapsed >= quiet, noTraffic() { return .quiet }
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+        }
+        return .completed
+    }
+}
+
 public enum CompletionTimeouts {
     public static let normal: TimeInterval = 2
     static let afterAMiss: TimeInterval = 0.25
+    /// How long to wait while no request has been sent: a correct solution's request reaches the in-process emulator
+    /// within milliseconds, so 1 s leaves a wide margin on a loaded machine; after the function has already missed
+    /// its completion in this run, 0.1 s. A forgotten `resume()` then costs a lesson seconds, not half a minute.
+    static let withoutARequest: TimeInterval = 1
+    static let withoutARequestAfterAMiss: TimeInterval = 0.1
+
+    public static func quietTimeout(for exercise: Exercise, normally timeout: TimeInterval) -> TimeInterval {
+        lock.lock(); defer { lock.unlock() }
+        return min(timeout, missed[exercise.function] != nil ? withoutARequestAfterAMiss : withoutARequest)
+    }
     private static let lock = NSLock()
     /// The test in which each function first missed its completion, by function.
     private static var missed: [String: String] = [:]

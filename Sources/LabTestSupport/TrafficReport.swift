@@ -57,6 +57,16 @@ public struct TrafficReport {
         return lines.joined(separator: " ")
     }
 
+    /// The message when the wait ended early because no request was sent at all (`CompletionTimeouts.withoutARequest`).
+    func missingCompletionWithoutRequest(_ exercise: Exercise, waited: TimeInterval) -> String {
+        """
+        \(exercise.function) did not call its completion, and in \(seconds(waited)) no request reached the emulator or \
+        went anywhere else — so no answer was coming (the test stopped waiting then). Likely causes: the data task was \
+        never started (call `.resume()` on it), or the code returned before making it without calling `completion`. \
+        See \(exercise.reference).
+        """
+    }
+
     private func seconds(_ value: TimeInterval) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
