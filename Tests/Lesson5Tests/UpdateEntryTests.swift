@@ -18,6 +18,17 @@ final class UpdateEntryTests: Lesson5TestCase {
         return (insert(stale), server, representation)
     }
 
+    func test_update_changesTheEntryInPlaceAndAddsNone() throws {
+        let (entry, _, representation) = try staleEntryAndServerValues()
+        controller.update(entry: entry, with: representation)
+        let entries = store.entries
+        XCTAssertTrue(entries.count == 1 && entries.first === entry, """
+            After update(entry:with:) the store holds \(entries.count) entries: \(Self.describe(entries.map(\.record))). \
+            It held one, the entry to update. Set the values of that very entry; do not make a new Entry (making one \
+            inserts it into the store: a duplicate). See LESSONS.md §5.6.
+            """)
+    }
+
     func test_update_copiesEveryValueOfTheRepresentation() throws {
         let (entry, server, representation) = try staleEntryAndServerValues()
         controller.update(entry: entry, with: representation)
@@ -30,17 +41,6 @@ final class UpdateEntryTests: Lesson5TestCase {
             \(now.timestamp.timeIntervalSinceReferenceDate); the server's values are \(Self.describe([server])) with \
             timestamp \(server.timestamp.timeIntervalSinceReferenceDate). Not copied: \(missed.joined(separator: ", ")). \
             Copy every value the server has. See LESSONS.md §5.6.
-            """)
-    }
-
-    func test_update_changesTheEntryInPlaceAndAddsNone() throws {
-        let (entry, _, representation) = try staleEntryAndServerValues()
-        controller.update(entry: entry, with: representation)
-        let entries = store.entries
-        XCTAssertTrue(entries.count == 1 && entries.first === entry, """
-            After update(entry:with:) the store holds \(entries.count) entries: \(Self.describe(entries.map(\.record))). \
-            It held one, the entry to update. Set the values of that very entry; do not make a new Entry (making one \
-            inserts it into the store: a duplicate). See LESSONS.md §5.6.
             """)
     }
 
