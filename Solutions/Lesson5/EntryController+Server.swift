@@ -47,18 +47,30 @@ extension EntryController {
     }
 
     // BEGIN SOLUTION
-    /// Sends `request` and reports the outcome: the transport error, a refusal as HTTPStatusError, or nil.
+    /// Sends a write (PUT, DELETE) and reports how it went: nil, the transport error, or HTTPStatusError.
     private func send(_ request: URLRequest, completion: @escaping (Error?) -> Void) {
+        load(request) { result in
+            if case .failure(let error) = result {
+                completion(error)
+            } else {
+                completion(nil)
+            }
+        }
+    }
+
+    /// Sends `request` through `session` and hands on the body of a 2xx answer; otherwise the transport error, or
+    /// HTTPStatusError for any other status (found out before anyone reads the body). The writes and the sync share it.
+    func load(_ request: URLRequest, completion: @escaping (Result<Data, Error>) -> Void) {
         session.dataTask(with: request) { data, response, error in
             if let error = error {
-                completion(error)
+                completion(.failure(error))
                 return
             }
             if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
-                completion(HTTPStatusError(statusCode: http.statusCode, body: String(decoding: data ?? Data(), as: UTF8.self)))
+                completion(.failure(HTTPStatusError(statusCode: http.statusCode, body: String(decoding: data ?? Data(), as: UTF8.self))))
                 return
             }
-            completion(nil)
+            completion(.success(data ?? Data()))
         }.resume()
     }
     // END SOLUTION

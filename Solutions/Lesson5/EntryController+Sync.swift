@@ -42,18 +42,11 @@ extension EntryController {
     public func fetchEntriesFromServer(completion: @escaping (Error?) -> Void = { _ in }) {
         // BEGIN SOLUTION
         let url = baseURL.appendingPathExtension("json")
-        session.dataTask(with: url) { data, response, error in
-            if let error = error {
-                completion(error)
-                return
-            }
-            if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
-                completion(HTTPStatusError(statusCode: http.statusCode, body: String(decoding: data ?? Data(), as: UTF8.self)))
-                return
-            }
+        load(URLRequest(url: url)) { result in
             let representations: [String: EntryRepresentation]
             do {
-                representations = try JSONDecoder().decode([String: EntryRepresentation]?.self, from: data ?? Data()) ?? [:]
+                // `get()` throws the transport error or the HTTPStatusError; `null` decodes as nil: no entries.
+                representations = try JSONDecoder().decode([String: EntryRepresentation]?.self, from: result.get()) ?? [:]
             } catch {
                 completion(error)
                 return
@@ -75,7 +68,7 @@ extension EntryController {
                 return
             }
             completion(nil)
-        }.resume()
+        }
         // END SOLUTION
         // STUB: completion(NotImplemented("fetchEntriesFromServer(completion:)", section: "5.8"))
     }

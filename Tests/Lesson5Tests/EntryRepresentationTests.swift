@@ -50,15 +50,31 @@ final class EntryRepresentationTests: Lesson5TestCase {
         let same = insert(record)
         let other = insert(EntryStore.Record(title: record.title, bodyText: record.bodyText, timestamp: record.timestamp,
                                              identifier: record.identifier, mood: "🙂"))
-        for (entry, what) in [(same, "an entry with the same values"), (other, "an entry with another mood")] {
-            XCTAssertEqual(entry != representation, !(entry == representation), """
-                For \(what), `entry != representation` is \(entry != representation) and `entry == representation` \
-                is \(entry == representation): `!=` must be the opposite of `==`. See LESSONS.md §5.5.
-                """)
-            XCTAssertEqual(representation != entry, !(representation == entry), """
-                For \(what), `representation != entry` is \(representation != entry) and `representation == entry` \
-                is \(representation == entry): `!=` must be the opposite of `==`. See LESSONS.md §5.5.
-                """)
+        for (entry, equal, what) in [(same, true, "an entry with the same values"), (other, false, "an entry with another mood")] {
+            checkOpposite(equal: entry == representation, notEqual: entry != representation, shouldBeEqual: equal,
+                          order: "entry", what: what)
+            checkOpposite(equal: representation == entry, notEqual: representation != entry, shouldBeEqual: equal,
+                          order: "representation", what: what)
+        }
+    }
+
+    /// Fails when `!=` and `==` disagree, naming the one that is wrong (the values say which). When they agree, the
+    /// tests of `==` judge whether both are right.
+    func checkOpposite(equal: Bool, notEqual: Bool, shouldBeEqual: Bool, order: String, what: String,
+                       file: StaticString = #filePath, line: UInt = #line) {
+        guard notEqual == equal else { return }
+        let (lhs, rhs) = order == "entry" ? ("entry", "representation") : ("representation", "entry")
+        if equal != shouldBeEqual {
+            XCTFail("""
+                For \(what), `\(lhs) == \(rhs)` is \(equal), which is wrong, while `\(lhs) != \(rhs)` is right \
+                (\(notEqual)). Compare every value in `==`, in both orders (the second order may call the first). \
+                See LESSONS.md §5.5.
+                """, file: file, line: line)
+        } else {
+            XCTFail("""
+                For \(what), `\(lhs) != \(rhs)` is \(notEqual) and `\(lhs) == \(rhs)` is \(equal): `!=` must be \
+                the opposite of `==`. See LESSONS.md §5.5.
+                """, file: file, line: line)
         }
     }
 

@@ -121,26 +121,21 @@ class Lesson5TestCase: LabTestCase {
     func call(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
               _ start: (@escaping (Error?) -> Void) -> Void) throws -> Error? {
         atCompletion = nil
-        let first = Flag()
-        let store = self.store!
-        var seen: (Int, [EntryStore.Record])?
+        let seen = StoreAtCompletion(store)
         let error: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
             start { error in
-                if first.setOnce() { seen = (store.saveCount, store.entries.map(\.record)) }
+                seen.noteFirstCall()
                 done(error)
             }
         }
         settle()
-        atCompletion = seen.map { (saves: $0.0, records: $0.1) }
+        atCompletion = seen.state
         return error
     }
 
-    /// Waits (briefly) until the session's queue has run everything queued so far, then runs the main queue.
+    /// Lets the data task's handler finish (and anything it sent to the main queue).
     func settle() {
-        let drained = XCTestExpectation(description: "the session's queue is idle")
-        emulator.session.delegateQueue.addOperation { drained.fulfill() }
-        _ = XCTWaiter().wait(for: [drained], timeout: 1)
-        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+        settle(emulator.session)
     }
 
     func put(_ entry: Entry, file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
@@ -211,17 +206,22 @@ class Lesson5TestCase: LabTestCase {
     }
 }
 
-/// A flag set once, from any thread.
-final class Flag {
+/// What the store held when a completion was first called, noted from whatever queue it came.
+final class StoreAtCompletion {
+    private let store: EntryStore
     private let lock = NSLock()
-    private var value = false
+    private var noted: (saves: Int, records: [EntryStore.Record])?
 
-    /// Sets the flag; true when this call set it (the first).
-    func setOnce() -> Bool {
+    init(_ store: EntryStore) { self.store = store }
+
+    func noteFirstCall() {
         lock.lock(); defer { lock.unlock() }
-        if value { return false }
-        value = true
-        return true
+        if noted == nil { noted = (store.saveCount, store.entries.map(\.record)) }
+    }
+
+    var state: (saves: Int, records: [EntryStore.Record])? {
+        lock.lock(); defer { lock.unlock() }
+        return noted
     }
 }
 
