@@ -4,7 +4,8 @@ import LabSupport
 
 /// EXERCISE 5.5 (part 1) — One entry as the server holds it: a plain value decoded from the entry's JSON object
 /// (the keys `title`, `bodyText`, `timestamp`, `identifier`, `mood`; see Entry.swift). Declare one `public let`
-/// property per key, named exactly as the key, none optional; the compiler then writes `Decodable` and `Equatable`.
+/// property per key, named exactly as the key, none optional; the compiler then writes `Decodable` and `Equatable`
+/// (so the stub's `init(from:)` goes: replace it with the properties).
 /// The sync compares these with the store's entries, and copies them into entries (LESSONS.md §5.5).
 public struct EntryRepresentation: Decodable, Equatable {
     // BEGIN SOLUTION
