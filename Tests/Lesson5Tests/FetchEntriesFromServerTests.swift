@@ -54,7 +54,7 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
     func test_sync_savesEveryEntryItCreated() throws {
         try syncSuccessfully()
         let persisted = store.persisted.sorted { $0.identifier < $1.identifier }
-        XCTAssertEqual(persisted, try Self.records(in: try Self.journal()), """
+        XCTAssertTrue(persisted == (try Self.records(in: try Self.journal())), """
             After the sync the saved store (`store.persisted`) holds \(Self.describe(persisted)), not the journal's \
             6 entries: save after creating and updating them, not before. See LESSONS.md §5.8.
             """)
@@ -93,7 +93,7 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                 identifier) is updated in place, not created again: look it up first. See LESSONS.md §5.8.
                 """)
         }
-        XCTAssertEqual(entry.record, server, """
+        XCTAssertTrue(entry.record == server, """
             The server changed the mood of "雨の日" to \(server.mood); after a sync the store's entry is still \
             \(Self.describe([entry.record])). When the store's entry differs from the server's, update it \
             (update(entry:with:)). See LESSONS.md §5.8.
@@ -224,15 +224,16 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         throw fail("""
             After \(what) these entries' values differ from the server's: \(Self.describe(wrong)) (with timestamps \
             \(wrong.map { $0.timestamp.timeIntervalSinceReferenceDate })); the server has \(Self.describe(want)) (with \
-            timestamps \(want.map { $0.timestamp.timeIntervalSinceReferenceDate })). Create each entry with every value \
-            of its representation. See LESSONS.md §5.8.
+            timestamps \(want.map { $0.timestamp.timeIntervalSinceReferenceDate })). Create a new entry with every value \
+            of its representation, and update an entry the store already has when the server's differs \
+            (update(entry:with:)). See LESSONS.md §5.8.
             """, file: file, line: line)
     }
 
     /// Fails unless a failed sync left the store as it was: one local entry, not saved.
     func checkStoreUntouched(after failure: String, file: StaticString = #filePath, line: UInt = #line) {
         let now = storeRecords()
-        XCTAssertEqual(now, [Self.localOnly], """
+        XCTAssertTrue(now == [Self.localOnly], """
             After a sync that failed (\(failure)) the store holds \(Self.describe(now)); it held only \
             \(Self.describe([Self.localOnly])). A failed sync knows nothing new: change nothing. See LESSONS.md §5.8.
             """, file: file, line: line)

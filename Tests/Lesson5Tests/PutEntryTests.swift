@@ -48,7 +48,7 @@ final class PutEntryTests: Lesson5TestCase {
         let request = try onlyRequest(from: exercise)
         let body = try requireBody(of: request, from: exercise)
         let sent = try? JSONValue(data: body)
-        XCTAssertEqual(sent, Self.json(of: entry.record), """
+        XCTAssertTrue(sent == Self.json(of: entry.record), """
             put(entry:)'s body is \(String(decoding: body, as: UTF8.self)); the server should get the entry as its \
             `encode(to:)` writes it: \(Self.json(of: entry.record).description). Put `JSONEncoder().encode(entry)` \
             in `httpBody`. See LESSONS.md §5.3.
@@ -66,7 +66,7 @@ final class PutEntryTests: Lesson5TestCase {
         let entry = newEntry()
         try requireSuccess(try put(entry), of: exercise)
         let after = try Self.records(in: database)
-        XCTAssertEqual(after, (before + [entry.record]).sorted { $0.identifier < $1.identifier }, """
+        XCTAssertTrue(after == (before + [entry.record]).sorted { $0.identifier < $1.identifier }, """
             After put(entry:) the journal should hold its \(before.count) entries and the new one at its \
             identifier; it holds \(Self.describe(after)). Requests: \(requestSummary). \
             See LESSONS.md §5.3.
@@ -80,7 +80,7 @@ final class PutEntryTests: Lesson5TestCase {
         entry.bodyText = "The sun came out after all."
         try requireSuccess(try put(entry), of: exercise)
         let stored = value(at: "/\(entry.identifier)")
-        XCTAssertEqual(stored, Self.json(of: entry.record), """
+        XCTAssertTrue(stored == Self.json(of: entry.record), """
             After put(entry:) of an edited entry, the server should hold its new values at \(entry.identifier); it \
             holds \(stored.description). PUT replaces what is at the URL. See LESSONS.md §5.3.
             """)
