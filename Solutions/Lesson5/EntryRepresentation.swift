@@ -1,0 +1,57 @@
+// Lesson 5 — what the server says an entry is. Your exercise is marked EXERCISE. LESSONS.md §5.5 explains it.
+import Foundation
+import LabSupport
+
+/// EXERCISE 5.5 (part 1) — One entry as the server holds it: a plain value decoded from the entry's JSON object
+/// (the keys `title`, `bodyText`, `timestamp`, `identifier`, `mood`; see Entry.swift). Declare one `public let`
+/// property per key, named exactly as the key, none optional; the compiler then writes `Decodable` and `Equatable`
+/// (so the stub's `init(from:)` goes: replace it with the properties).
+/// The sync compares these with the store's entries, and copies them into entries (LESSONS.md §5.5).
+public struct EntryRepresentation: Decodable, Equatable {
+    // BEGIN SOLUTION
+    public let title: String
+    public let bodyText: String
+    public let timestamp: Date
+    public let identifier: String
+    public let mood: String
+    // END SOLUTION
+    // STUB: public init(from decoder: Decoder) throws {
+    // STUB:     throw NotImplemented("EntryRepresentation.init(from:)", section: "5.5")
+    // STUB: }
+}
+
+/// EXERCISE 5.5 (part 2) — An entry equals a representation when every value is the same: title, bodyText,
+/// timestamp, identifier and mood. Write `==` and `!=` in both orders, so `entry == representation` and
+/// `representation == entry` say the same, and `!=` is always the opposite of `==`.
+public func == (lhs: Entry, rhs: EntryRepresentation) -> Bool {
+    // BEGIN SOLUTION
+    return lhs.title == rhs.title && lhs.bodyText == rhs.bodyText && lhs.timestamp == rhs.timestamp
+        && lhs.identifier == rhs.identifier && lhs.mood == rhs.mood
+    // END SOLUTION
+    // STUB: _ = NotImplemented("==(Entry, EntryRepresentation)", section: "5.5")
+    // STUB: return false
+}
+
+public func == (lhs: EntryRepresentation, rhs: Entry) -> Bool {
+    // BEGIN SOLUTION
+    return rhs == lhs
+    // END SOLUTION
+    // STUB: _ = NotImplemented("==(EntryRepresentation, Entry)", section: "5.5")
+    // STUB: return false
+}
+
+public func != (lhs: Entry, rhs: EntryRepresentation) -> Bool {
+    // BEGIN SOLUTION
+    return !(lhs == rhs)
+    // END SOLUTION
+    // STUB: _ = NotImplemented("!=(Entry, EntryRepresentation)", section: "5.5")
+    // STUB: return false
+}
+
+public func != (lhs: EntryRepresentation, rhs: Entry) -> Bool {
+    // BEGIN SOLUTION
+    return !(rhs == lhs)
+    // END SOLUTION
+    // STUB: _ = NotImplemented("!=(EntryRepresentation, Entry)", section: "5.5")
+    // STUB: return false
+}

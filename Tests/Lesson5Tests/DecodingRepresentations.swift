@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+import FirebaseEmulator
+import LabTestSupport
+import Lesson5
+
+/// Making `EntryRepresentation`s the only way there is: decoding JSON with the learner's `Decodable`.
+extension Lesson5TestCase {
+    /// `json` decoded as one EntryRepresentation; stops the test with the decoding error in words. `setup`, when
+    /// given, says what another exercise's test needed it for (the message then starts "setup: ").
+    func representation(of json: JSONValue, setup: String? = nil,
+                        file: StaticString = #filePath, line: UInt = #line) throws -> EntryRepresentation {
+        do {
+            return try JSONDecoder().decode(EntryRepresentation.self, from: json.jsonData)
+        } catch {
+            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
+            throw fail("\(setup.map { "setup: \($0) needs EntryRepresentation to decode an entry, and " } ?? "")\(Self.explain(error, decoding: json))", file: file, line: line)
+        }
+    }
+
+    func representation(of record: EntryStore.Record, setup: String? = nil,
+                        file: StaticString = #filePath, line: UInt = #line) throws -> EntryRepresentation {
+        try representation(of: Self.json(of: record), setup: setup, file: file, line: line)
+    }
+
+    /// Why JSONDecoder could not decode `json` (one entry) as EntryRepresentation, in a learner's words.
+    static func explain(_ error: Error, decoding json: JSONValue) -> String {
+        let head = "JSONDecoder could not decode the entry \(json.description) as EntryRepresentation:"
+        let tail = "Declare one `public let` property per key of the entry, named exactly as the key, and let the compiler write Decodable. See LESSONS.md §5.5."
+        switch error {
+        case DecodingError.keyNotFound(let key, _):
+            let keys = json.objectValue.map { $0.keys.sorted() } ?? []
+            let twin = keys.first { $0.lowercased() == key.stringValue.lowercased() }
+            return "\(head) it wants a key \"\(key.stringValue)\", and the entry's keys are \(keys)\(twin.map { "; \"\($0)\" differs only in capitals, and JSON keys are case-sensitive" } ?? ""). \(tail)"
+        case DecodingError.typeMismatch(let type, let context):
+            let key = context.codingPath.last?.stringValue ?? "?"
+            let why = key == "timestamp" ? " The timestamp is a number of seconds since 2001: declare it `Date` (a plain JSONDecoder reads that number as a Date)." : ""
+            return "\(head) at \"\(key)\" it asks for \(type), but the entry holds \(json[key].description).\(why) \(tail)"
+        default:
+            return "\(head) \(oneLine(error)). \(tail)"
+        }
+    }
+}

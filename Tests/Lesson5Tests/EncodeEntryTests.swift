@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+import FirebaseEmulator
+import LabTestSupport
+import Lesson5
+
+/// Exercise 5.2: `Entry.encode(to:)` writes an entry as the JSON object the journal database holds.
+/// The tests run from the most basic behaviour to the most specific: fix the first failure first.
+final class EncodeEntryTests: Lesson5TestCase {
+    let exercise = Lesson5TestCase.encode
+    static let keys: Set = ["title", "bodyText", "timestamp", "identifier", "mood"]
+
+    /// A recorded entry with unicode in its text, as an `Entry` in the test's store.
+    func sample() throws -> (entry: Entry, record: EntryStore.Record) {
+        let record = try Self.records(in: try Self.journal()).first { $0.title == "雨の日" }!
+        return (insert(record), record)
+    }
+
+    /// The entry encoded by a plain JSONEncoder through the learner's `encode(to:)`, as a JSON object.
+    func encoded(_ entry: Entry, file: StaticString = #filePath, line: UInt = #line) throws -> [String: JSONValue] {
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(entry)
+        } catch {
+            throw fail("encode(to:) threw \(oneLine(error)); it should write the entry's five keys and never throw for an entry. See LESSONS.md §5.2.", file: file, line: line)
+        }
+        guard let json = try? JSONValue(data: data), let object = json.objectValue else {
+            throw fail("""
+                encode(to:) wrote \(String(decoding: data, as: UTF8.self)), not a JSON object. An entry is an object \
+                with five keys: encode through `encoder.container(keyedBy: CodingKeys.self)`. See LESSONS.md §5.2.
+                """, file: file, line: line)
+        }
+        return object
+    }
+
+    func test_encode_writesExactlyTheFiveKeysOfTheJournal() throws {
+        let object = try encoded(try sample().entry)
+        let keys = Set(object.keys)
+        guard keys != Self.keys else { return }
+        let missing = Self.keys.subtracting(keys).sorted(), extra = keys.subtracting(Self.keys).sorted()
+        var why = ""
+        if let twin = extra.first(where: { key in missing.contains { $0.lowercased() == key.lowercased() } }) {
+            why = " \"\(twin)\" differs from the journal's key only in capitals, and JSON keys are case-sensitive: the server would store it under a new key, and nobody could decode it back. A CodingKeys case's raw value is the key, letter for letter."
+        }
+        XCTFail("""
+            encode(to:) wrote the keys \(keys.sorted()); an entry in the journal has exactly \(Self.keys.sorted()).\
+            \(missing.isEmpty ? "" : " Missing: \(missing).")\(extra.isEmpty ? "" : " Not expected: \(extra).")\(why) \
+            Encode each property once, for its own key. See LESSONS.md §5.2.
+            """)
+    }
+
+    func test_encode_eachTextKeyHoldsItsOwnProperty() throws {
+        let (entry, record) = try sample()
+        let object = try encoded(entry)
+        let expected = Self.json(of: record)
+        for key in ["title", "bodyText", "identifier", "mood"] where object[key] != nil && object[key] != expected[key] {
+            let holder = ["title", "bodyText", "identifier", "mood"].first { expected[$0] == object[key] }
+            XCTFail("""
+                encode(to:) wrote "\(key)": \(object[key]!.description); the entry's \(key) is \(expected[key].description)\
+                \(holder.map { " — that is the entry's `\($0)`: two keys are swapped or copied" } ?? ""). \
+                Encode each property for its own key. See LESSONS.md §5.2.
+                """)
+        }
+    }
+
+    func test_encode_timestampIsSecondsSince2001AsJSONEncoderWritesADate() throws {
+        let (entry, record) = try sample()
+        let object = try encoded(entry)
+        guard let written = object["timestamp"] else {
+            throw fail("setup: encode(to:) wrote no \"timestamp\" key; test_encode_writesExactlyTheFiveKeysOfTheJournal says what is wrong.")
+        }
+        let seconds = record.timestamp.timeIntervalSinceReferenceDate
+        guard let number = written.numberValue else {
+            throw fail("""
+                encode(to:) wrote "timestamp": \(written.description), not a number. The journal holds seconds since \
+                1 January 2001 (\(seconds)), which is what JSONEncoder writes for a Date by default: encode the Date \
+                itself, not a formatted string. See LESSONS.md §5.2.
+                """)
+        }
+        if abs(number - record.timestamp.timeIntervalSince1970) < 0.001 {
+            throw fail("""
+                encode(to:) wrote "timestamp": \(number), seconds since 1970; the journal holds seconds since 1 January \
+                2001 (\(seconds)), what JSONEncoder writes for a Date by default. Encode the Date itself \
+                (or `timeIntervalSinceReferenceDate`). See LESSONS.md §5.2.
+                """)
+        }
+        XCTAssertEqual(number, seconds, accuracy: 0.000_001, """
+            encode(to:) wrote "timestamp": \(number); the entry's timestamp is \(seconds) seconds since 1 January 2001. \
+            Encode the Date itself. See LESSONS.md §5.2.
+            """)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+import FirebaseEmulator
+import LabTestSupport
+import Lesson5
+
+/// Exercise 5.5: `EntryRepresentation` decodes an entry of the journal, and `==`/`!=` compare it with an `Entry`,
+/// value by value, in both orders.
+final class EntryRepresentationTests: Lesson5TestCase {
+    let exercise = Lesson5TestCase.representation
+
+    func recorded() throws -> EntryStore.Record {
+        try Self.records(in: try Self.journal()).first { $0.identifier == Self.changedID }!
+    }
+
+    func test_representation_decodesEveryEntryOfTheJournal() throws {
+        for json in (try Self.journal().objectValue ?? [:]).values.sorted(by: { $0.description < $1.description }) {
+            _ = try representation(of: json)
+        }
+    }
+
+    func test_representation_decodesTheWholeJournalAsADictionaryKeyedByIdentifier() throws {
+        let data = try Self.journal().jsonData
+        do {
+            let decoded = try JSONDecoder().decode([String: EntryRepresentation].self, from: data)
+            XCTAssertEqual(decoded.count, 6, "The journal has 6 entries; [String: EntryRepresentation] decoded \(decoded.count). See LESSONS.md §5.5.")
+        } catch {
+            throw fail("JSONDecoder could not decode the journal export as [String: EntryRepresentation]: \(oneLine(error)). See LESSONS.md §5.5.")
+        }
+    }
+
+    func test_equal_anEntryWithTheSameValuesEqualsItsRepresentationInBothOrders() throws {
+        let record = try recorded()
+        let representation = try representation(of: record, setup: "comparing")
+        let entry = insert(record)
+        XCTAssertTrue(entry == representation, """
+            An entry and the representation decoded from the same JSON (\(Self.json(of: record).description)) have \
+            the same values, but `entry == representation` is false. Compare title, bodyText, timestamp, identifier \
+            and mood, each with its own. See LESSONS.md §5.5.
+            """)
+        XCTAssertTrue(representation == entry, """
+            `entry == representation` and `representation == entry` must say the same: the second is false for an \
+            entry with the representation's values. Write `==` for both orders (one may call the other). See LESSONS.md §5.5.
+            """)
+    }
+
+    func test_notEqual_isTheOppositeOfEqualInBothOrders() throws {
+        let record = try recorded()
+        let representation = try representation(of: record, setup: "comparing")
+        let same = insert(record)
+        let other = insert(EntryStore.Record(title: record.title, bodyText: record.bodyText, timestamp: record.timestamp,
+                                             identifier: record.identifier, mood: "🙂"))
+        for (entry, equal, what) in [(same, true, "an entry with the same values"), (other, false, "an entry with another mood")] {
+            checkOpposite(equal: entry == representation, notEqual: entry != representation, shouldBeEqual: equal,
+                          order: "entry", what: what)
+            checkOpposite(equal: representation == entry, notEqual: representation != entry, shouldBeEqual: equal,
+                          order: "representation", what: what)
+        }
+    }
+
+    /// Fails when `!=` and `==` disagree, naming the one that is wrong (the values say which). When they agree, the
+    /// tests of `==` judge whether both are right.
+    func checkOpposite(equal: Bool, notEqual: Bool, shouldBeEqual: Bool, order: String, what: String,
+                       file: StaticString = #filePath, line: UInt = #line) {
+        guard notEqual == equal else { return }
+        let (lhs, rhs) = order == "entry" ? ("entry", "representation") : ("representation", "entry")
+        if equal != shouldBeEqual {
+            XCTFail("""
+                For \(what), `\(lhs) == \(rhs)` is \(equal), which is wrong, while `\(lhs) != \(rhs)` is right \
+                (\(notEqual)). Compare every value in `==`, in both orders (the second order may call the first). \
+                See LESSONS.md §5.5.
+                """, file: file, line: line)
+        } else {
+            XCTFail("""
+                For \(what), `\(lhs) != \(rhs)` is \(notEqual) and `\(lhs) == \(rhs)` is \(equal): `!=` must be \
+                the opposite of `==`. See LESSONS.md §5.5.
+                """, file: file, line: line)
+        }
+    }
+
+    /// Checks that an entry differing from the representation only in `field` is not equal to it, in both orders.
+    func checkNotEqual(differingIn field: String, _ change: (Entry) -> Void,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let record = try recorded()
+        let representation = try representation(of: record, setup: "comparing", file: file, line: line)
+        let entry = insert(record)
+        change(entry)
+        let sync = "the sync would think the server's entry unchanged and never update it"
+        XCTAssertFalse(entry == representation, """
+            An entry whose \(field) differs from the representation's (\(Self.describe([entry.record])) against the \
+            server's \(Self.describe([record]))) is `==` to it: \(sync). Compare the \(field) too. See LESSONS.md §5.5.
+            """, file: file, line: line)
+        XCTAssertFalse(representation == entry, """
+            `representation == entry` is true for an entry whose \(field) differs (`entry == representation` is \
+            \(entry == representation)): \(sync). Compare the \(field) in both orders. See LESSONS.md §5.5.
+            """, file: file, line: line)
+    }
+
+    func test_equal_anotherMood_isNotEqual() throws {
+        try checkNotEqual(differingIn: "mood") { $0.mood = "😐" }
+    }
+
+    func test_equal_anotherTitle_isNotEqual() throws {
+        try checkNotEqual(differingIn: "title") { $0.title = "雨の日 (edited)" }
+    }
+
+    func test_equal_anotherBodyText_isNotEqual() throws {
+        try checkNotEqual(differingIn: "bodyText") { $0.bodyText += " Then it cleared up." }
+    }
+
+    func test_equal_anotherTimestamp_isNotEqual() throws {
+        try checkNotEqual(differingIn: "timestamp") { $0.timestamp.addTimeInterval(60) }
+    }
+
+    func test_equal_anotherIdentifier_isNotEqual() throws {
+        try checkNotEqual(differingIn: "identifier") { $0.identifier = "11111111-2222-4333-8444-555555555555" }
+    }
+}

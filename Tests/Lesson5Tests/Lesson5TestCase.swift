@@ -1,0 +1,231 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+import FirebaseEmulator
+import LabTestSupport
+import Lesson5
+
+/// Lesson 5's tests share this: an emulator loaded with the recorded journal, a store and a controller pointed at
+/// both, the recorded exports read without any learner code, and a way to call the learner's asynchronous functions
+/// that records what the store held when their completion ran.
+///
+/// Every use of the emulator is in this file, so a change to its API touches one place.
+class Lesson5TestCase: LabTestCase {
+    static let encode = Exercise("Entry.encode(to:)", section: "5.2")
+    static let put = Exercise("put(entry:completion:)", section: "5.3")
+    static let delete = Exercise("deleteEntryFromServer(entry:completion:)", section: "5.4")
+    static let representation = Exercise("EntryRepresentation and ==/!= with Entry", section: "5.5")
+    static let update = Exercise("update(entry:with:)", section: "5.6")
+    static let fetchSingle = Exercise("fetchSingleEntryFromPersistentStore(identifier:)", section: "5.7")
+    static let sync = Exercise("fetchEntriesFromServer(completion:)", section: "5.8")
+
+    /// Every answer comes this long after the request arrived, so a completion called next to `resume()` is seen
+    /// as early in every run, never by timing luck.
+    static let defaultLatency: TimeInterval = 0.05
+
+    /// The entry the recorded journal's later export changes (its mood, "☹️" → "🙂").
+    static let changedID = "9A8B7C6D-5E4F-4321-8765-0FEDCBA98765"
+    /// The entry only the later export has.
+    static let addedID = "5D6E7F80-91A2-4B3C-8D4E-5F60718293A4"
+
+    private var emulator: FirebaseEmulator!
+    var store: EntryStore!
+    var controller: EntryController!
+    /// What the store held when the last call's completion first ran.
+    private(set) var atCompletion: (saves: Int, records: [EntryStore.Record])?
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        emulator = FirebaseEmulator(database: try Self.journal())
+        emulator.latency = Self.defaultLatency
+        store = EntryStore()
+        controller = EntryController(baseURL: emulator.baseURL, session: emulator.session, store: store)
+    }
+
+    override func tearDown() {
+        emulator?.invalidate()
+        super.tearDown()
+    }
+
+    // MARK: The recorded journal (Fixtures/lesson5/README.md)
+
+    static func journal() throws -> JSONValue { try Fixtures.json("lesson5/journal.json") }
+    static func journalLater() throws -> JSONValue { try Fixtures.json("lesson5/journal-later.json") }
+
+    /// The entries of an export, read without any learner code, sorted by identifier.
+    static func records(in database: JSONValue) throws -> [EntryStore.Record] {
+        try (database.objectValue ?? [:]).values.map(record).sorted { $0.identifier < $1.identifier }
+    }
+
+    static func record(_ json: JSONValue) throws -> EntryStore.Record {
+        guard let title = json["title"].stringValue, let bodyText = json["bodyText"].stringValue,
+              let seconds = json["timestamp"].numberValue, let identifier = json["identifier"].stringValue,
+              let mood = json["mood"].stringValue else {
+            throw FixtureProblem(description: "a Lesson 5 fixture entry lacks a field: \(json.description)")
+        }
+        return EntryStore.Record(title: title, bodyText: bodyText, timestamp: Date(timeIntervalSinceReferenceDate: seconds),
+                                 identifier: identifier, mood: mood)
+    }
+
+    /// The JSON Firebase should hold for `record`: the five keys, the timestamp in seconds since 2001.
+    static func json(of record: EntryStore.Record) -> JSONValue {
+        ["title": .string(record.title), "bodyText": .string(record.bodyText),
+         "timestamp": .number(record.timestamp.timeIntervalSinceReferenceDate),
+         "identifier": .string(record.identifier), "mood": .string(record.mood)]
+    }
+
+    /// A new entry in the test's store with `record`'s values.
+    @discardableResult
+    func insert(_ record: EntryStore.Record, into target: EntryStore? = nil) -> Entry {
+        Entry(title: record.title, bodyText: record.bodyText, mood: record.mood, timestamp: record.timestamp,
+              identifier: record.identifier, store: target ?? store)
+    }
+
+    /// The store's entries now, sorted by identifier.
+    func storeRecords() -> [EntryStore.Record] {
+        store.entries.map(\.record).sorted { $0.identifier < $1.identifier }
+    }
+
+    /// An entry that is not on the server: a new one the app has not sent yet.
+    static let localOnly = EntryStore.Record(
+        title: "Offline draft ✍️", bodyText: "Written on the train, not sent yet.",
+        timestamp: Date(timeIntervalSinceReferenceDate: 5.84500000250E8),
+        identifier: "F00DCAFE-0000-4000-8000-00000000D0D0", mood: "😐")
+
+    // MARK: The emulator
+
+    var baseURL: URL { emulator.baseURL }
+    /// The database as the server holds it now.
+    var database: JSONValue { emulator.database }
+    func value(at path: String) -> JSONValue { emulator.value(at: path) }
+    func load(_ database: JSONValue) { emulator.load(database) }
+    func clearRequests() { emulator.clearRequests() }
+    func inject(_ fault: Fault) { emulator.inject(fault) }
+    func setLatency(_ seconds: TimeInterval) { emulator.latency = seconds }
+    var traffic: TrafficReport { TrafficReport(emulator) }
+
+    func onlyRequest(from exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
+        try onlyRequest(from: exercise, on: emulator, file: file, line: line)
+    }
+
+    func requireSuccess(_ error: Error?, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        try requireSuccess(error, of: exercise, on: emulator, file: file, line: line)
+    }
+
+    // MARK: Calling the learner's asynchronous functions
+
+    /// Calls `start` (the learner's function), waits for its completion — exactly once, in time, after the answer
+    /// (the kit's `awaitCompletion`) — and lets the data task's handler finish. Returns what completion got.
+    func call(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+              _ start: (@escaping (Error?) -> Void) -> Void) throws -> Error? {
+        atCompletion = nil
+        let seen = StoreAtCompletion(store)
+        let error: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
+            start { error in
+                seen.noteFirstCall()
+                done(error)
+            }
+        }
+        settle()
+        atCompletion = seen.state
+        return error
+    }
+
+    /// Lets the data task's handler finish (and anything it sent to the main queue).
+    func settle() {
+        settle(emulator.session)
+    }
+
+    func put(_ entry: Entry, file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
+        let controller = self.controller!
+        return try call(Self.put, file: file, line: line) { controller.put(entry: entry, completion: $0) }
+    }
+
+    func deleteFromServer(_ entry: Entry, file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
+        let controller = self.controller!
+        return try call(Self.delete, file: file, line: line) { controller.deleteEntryFromServer(entry: entry, completion: $0) }
+    }
+
+    func sync(file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
+        let controller = self.controller!
+        return try call(Self.sync, file: file, line: line) { controller.fetchEntriesFromServer(completion: $0) }
+    }
+
+    // MARK: Checking failures
+
+    /// Stops the test unless `error` is `HTTPStatusError` with `status`, naming what the code did instead.
+    func checkHTTPStatusError(_ error: Error?, status: Int, from exercise: Exercise, extra: String = "",
+                              file: StaticString = #filePath, line: UInt = #line) throws {
+        let answer = "\(status) {\"error\" : \"…\"}"
+        guard let error = error else {
+            throw fail("""
+                The emulator answered \(answer), and \(exercise.function) called completion(nil), as if it had \
+                succeeded. URLSession counts an HTTP error status as a successful transfer (its `error` is nil): check \
+                the status code, and pass HTTPStatusError(statusCode:body:) when it is outside 200...299.\(extra) \
+                See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        if error is DecodingError {
+            throw fail("""
+                The emulator answered \(answer), and \(exercise.function) passed a DecodingError (\(oneLine(error))): \
+                it decoded Firebase's error body as if it were the journal. Check the status code before decoding, \
+                and pass HTTPStatusError(statusCode:body:). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        guard let statusError = error as? HTTPStatusError else {
+            throw fail("""
+                The emulator answered \(answer), and \(exercise.function) passed \(type(of: error)): \(oneLine(error)). \
+                The contract names the error for a refusal: HTTPStatusError(statusCode:body:). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        XCTAssertEqual(statusError.statusCode, status, """
+            The emulator answered \(answer), and \(exercise.function) passed HTTPStatusError with statusCode \
+            \(statusError.statusCode): pass the response's own status. See \(exercise.reference).
+            """, file: file, line: line)
+    }
+
+    /// Stops the test unless `error` is the URLError `.networkConnectionLost` the emulator's transport fault gave.
+    func checkTransportError(_ error: Error?, from exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        let code = (error as? URLError)?.code ?? (error.map { $0 as NSError }.flatMap { $0.domain == NSURLErrorDomain ? URLError.Code(rawValue: $0.code) : nil })
+        guard code == .networkConnectionLost else {
+            throw fail("""
+                The request failed without any answer (URLError.networkConnectionLost), and \(exercise.function) passed \
+                \(error.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil (success)") to its completion. Pass the data \
+                task's `error` on as it is. See \(exercise.reference).
+                """, file: file, line: line)
+        }
+    }
+
+    /// "PUT /x.json -> 200; …", what the emulator received.
+    var requestSummary: String { traffic.summary }
+
+    static func describe(_ records: [EntryStore.Record]) -> String {
+        records.isEmpty ? "(none)" : records.map { "\"\($0.title)\" \($0.mood) (\($0.identifier.prefix(8))…)" }.joined(separator: ", ")
+    }
+}
+
+/// What the store held when a completion was first called, noted from whatever queue it came.
+final class StoreAtCompletion {
+    private let store: EntryStore
+    private let lock = NSLock()
+    private var noted: (saves: Int, records: [EntryStore.Record])?
+
+    init(_ store: EntryStore) { self.store = store }
+
+    func noteFirstCall() {
+        lock.lock(); defer { lock.unlock() }
+        if noted == nil { noted = (store.saveCount, store.entries.map(\.record)) }
+    }
+
+    var state: (saves: Int, records: [EntryStore.Record])? {
+        lock.lock(); defer { lock.unlock() }
+        return noted
+    }
+}
+
+/// A Lesson 5 fixture that cannot serve as expected data.
+struct FixtureProblem: Error, CustomStringConvertible {
+    let description: String
+}

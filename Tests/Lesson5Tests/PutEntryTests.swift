@@ -1,0 +1,103 @@
+import Foundation
+import XCTest
+import FirebaseEmulator
+import LabTestSupport
+import Lesson5
+
+/// Exercise 5.3: `put(entry:completion:)` PUTs an entry at its own key, `<baseURL>/<identifier>.json`.
+final class PutEntryTests: Lesson5TestCase {
+    let exercise = Lesson5TestCase.put
+
+    /// A new entry, not yet on the server.
+    func newEntry() -> Entry {
+        insert(Self.localOnly)
+    }
+
+    func test_put_sendsOneRequestThroughTheInjectedSession() throws {
+        _ = try put(newEntry())
+        _ = try onlyRequest(from: exercise)
+    }
+
+    func test_put_usesPUT() throws {
+        _ = try put(newEntry())
+        let request = try onlyRequest(from: exercise)
+        XCTAssertEqual(request.method, "PUT", """
+            put(entry:) sent \(request.summary). Use PUT: the app chose the key (the entry's identifier), and PUT \
+            writes exactly there — the same call creates the entry and, later, replaces it. POST would make Firebase \
+            invent a new key under the URL each time. See LESSONS.md §5.3.
+            """)
+    }
+
+    func test_put_urlIsTheEntrysIdentifierDotJSON() throws {
+        let entry = newEntry()
+        _ = try put(entry)
+        let request = try onlyRequest(from: exercise)
+        XCTAssertTrue(request.hasJSONSuffix, """
+            put(entry:)'s URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API answers \
+            only URLs ending in .json. See LESSONS.md §5.3.
+            """)
+        XCTAssertEqual(request.path, "/\(entry.identifier)", """
+            put(entry:) wrote to the path \(request.path), but an entry lives at its own key, its identifier: \
+            <baseURL>/\(entry.identifier).json. URL sent: \(request.url.absoluteString). See LESSONS.md §5.3.
+            """)
+    }
+
+    func test_put_bodyIsTheEntryAsJSON() throws {
+        let entry = newEntry()
+        _ = try put(entry)
+        let request = try onlyRequest(from: exercise)
+        let body = try requireBody(of: request, from: exercise)
+        let sent = try? JSONValue(data: body)
+        XCTAssertTrue(sent == Self.json(of: entry.record), """
+            put(entry:)'s body is \(String(decoding: body, as: UTF8.self)); the server should get the entry as its \
+            `encode(to:)` writes it: \(Self.json(of: entry.record).description). Put `JSONEncoder().encode(entry)` \
+            in `httpBody`. See LESSONS.md §5.3.
+            """)
+    }
+
+    func test_put_callsCompletionWithNilOnceTheServerAnswered() throws {
+        setLatency(0.3)
+        let error = try put(newEntry())
+        try requireSuccess(error, of: exercise)
+    }
+
+    func test_put_storesTheEntryAtItsKeyAndLeavesTheOthers() throws {
+        let before = try Self.records(in: database)
+        let entry = newEntry()
+        try requireSuccess(try put(entry), of: exercise)
+        let after = try Self.records(in: database)
+        XCTAssertTrue(after == (before + [entry.record]).sorted { $0.identifier < $1.identifier }, """
+            After put(entry:) the journal should hold its \(before.count) entries and the new one at its \
+            identifier; it holds \(Self.describe(after)). Requests: \(requestSummary). \
+            See LESSONS.md §5.3.
+            """)
+    }
+
+    func test_put_ofAnEditedEntry_replacesItOnTheServer() throws {
+        let recorded = try Self.records(in: database).first { $0.identifier == Self.changedID }!
+        let entry = insert(recorded)
+        entry.mood = "🙂"
+        entry.bodyText = "The sun came out after all."
+        try requireSuccess(try put(entry), of: exercise)
+        let stored = value(at: "/\(entry.identifier)")
+        XCTAssertTrue(stored == Self.json(of: entry.record), """
+            After put(entry:) of an edited entry, the server should hold its new values at \(entry.identifier); it \
+            holds \(stored.description). PUT replaces what is at the URL. See LESSONS.md §5.3.
+            """)
+    }
+
+    func test_put_permissionDenied_passesHTTPStatusError401() throws {
+        inject(.permissionDenied)
+        try checkHTTPStatusError(try put(newEntry()), status: 401, from: exercise)
+    }
+
+    func test_put_serverError_passesHTTPStatusError500() throws {
+        inject(.internalError)
+        try checkHTTPStatusError(try put(newEntry()), status: 500, from: exercise)
+    }
+
+    func test_put_transportError_passesTheURLErrorOn() throws {
+        inject(.transportError(.networkConnectionLost))
+        try checkTransportError(try put(newEntry()), from: exercise)
+    }
+}

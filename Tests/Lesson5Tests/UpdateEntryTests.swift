@@ -1,0 +1,56 @@
+import Foundation
+import XCTest
+import FirebaseEmulator
+import LabTestSupport
+import Lesson5
+
+/// Exercise 5.6: `update(entry:with:)` copies the server's values into the store's entry, in place, unsaved.
+final class UpdateEntryTests: Lesson5TestCase {
+    let exercise = Lesson5TestCase.update
+
+    /// The store's entry as it was before the server changed it, and the server's newer values.
+    func staleEntryAndServerValues() throws -> (entry: Entry, server: EntryStore.Record, representation: EntryRepresentation) {
+        let server = try Self.records(in: try Self.journalLater()).first { $0.identifier == Self.changedID }!
+        let stale = EntryStore.Record(title: "Rainy day (draft)", bodyText: "Nothing yet.",
+                                      timestamp: Date(timeIntervalSinceReferenceDate: 5.84000000000E8),
+                                      identifier: server.identifier, mood: "☹️")
+        let representation = try representation(of: server, setup: "updating an entry")
+        return (insert(stale), server, representation)
+    }
+
+    func test_update_changesTheEntryInPlaceAndAddsNone() throws {
+        let (entry, _, representation) = try staleEntryAndServerValues()
+        controller.update(entry: entry, with: representation)
+        let entries = store.entries
+        XCTAssertTrue(entries.count == 1 && entries.first === entry, """
+            After update(entry:with:) the store holds \(entries.count) entries: \(Self.describe(entries.map(\.record))). \
+            It held one, the entry to update. Set the values of that very entry; do not make a new Entry (making one \
+            inserts it into the store: a duplicate). See LESSONS.md §5.6.
+            """)
+    }
+
+    func test_update_copiesEveryValueOfTheRepresentation() throws {
+        let (entry, server, representation) = try staleEntryAndServerValues()
+        controller.update(entry: entry, with: representation)
+        let now = entry.record
+        let missed = [("title", now.title == server.title), ("bodyText", now.bodyText == server.bodyText),
+                      ("timestamp", now.timestamp == server.timestamp), ("mood", now.mood == server.mood),
+                      ("identifier", now.identifier == server.identifier)].filter { !$0.1 }.map(\.0)
+        XCTAssertTrue(missed.isEmpty, """
+            After update(entry:with:) the entry is \(Self.describe([now])) with timestamp \
+            \(now.timestamp.timeIntervalSinceReferenceDate); the server's values are \(Self.describe([server])) with \
+            timestamp \(server.timestamp.timeIntervalSinceReferenceDate). Not copied: \(missed.joined(separator: ", ")). \
+            Copy every value the server has. See LESSONS.md §5.6.
+            """)
+    }
+
+    func test_update_doesNotSave() throws {
+        let (entry, _, representation) = try staleEntryAndServerValues()
+        let before = store.saveCount
+        controller.update(entry: entry, with: representation)
+        XCTAssertEqual(store.saveCount, before, """
+            update(entry:with:) saved the store (\(store.saveCount - before) time(s)). The sync updates many entries \
+            and saves once, at the end: saving here means a save per changed entry. See LESSONS.md §5.6.
+            """)
+    }
+}
