@@ -9,26 +9,31 @@ import LabMetadata
 /// verdict that changes between repeated runs.
 public enum MutantsCommand {
     public static let usage = """
-          lab mutants [<lesson>…] [--only ID,…] [--repeat N] [-j N]
+          lab mutants [<lesson>…] [--only ID,…] [--repeat N] [--sample K] [-j N]
                                   instructors: apply Tests/Mutants/<Lesson>.json's wrong and correct variants to the
                                   reference solution and report caught / named first / correct rejected
+                                  (--sample K: every correct variant, but only every K-th mistake of each exercise)
         """
     static let requiredCaught = 0.98
 
     public static func run(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
         var names: [String] = []
         var only: Set<String>?
+        var sample = 1
         var repeats = 1
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
-            case "--only", "--repeat", "-j", "--jobs":
+            case "--only", "--repeat", "--sample", "-j", "--jobs":
                 guard index + 1 < arguments.count else { throw UsageError("\(argument) needs a value") }
                 let value = arguments[index + 1]
                 if argument == "--only" {
                     only = Set(value.split(separator: ",").map(String.init))
+                } else if argument == "--sample" {
+                    guard let count = Int(value), count > 0 else { throw UsageError("--sample takes a whole number above 0") }
+                    sample = count
                 } else if argument == "-j" || argument == "--jobs" {
                     guard let count = Int(value), count > 0 else { throw UsageError("\(argument) takes a whole number above 0") }
                     jobs = count
@@ -54,7 +59,7 @@ public enum MutantsCommand {
         var summaries: [String] = []
         try KitLock.during(kit, say: output) {
             for lesson in lessons {
-                let tally = try measure(lesson, kit: kit, only: only, repeats: repeats, jobs: jobs, output: output)
+                let tally = try measure(lesson, kit: kit, only: only, sample: sample, repeats: repeats, jobs: jobs, output: output)
                 summaries.append(tally.summary)
                 ok = ok && tally.acceptable
             }
@@ -85,10 +90,10 @@ public enum MutantsCommand {
         }
     }
 
-    static func measure(_ lesson: LessonCatalog.Lesson, kit: Kit, only: Set<String>?, repeats: Int, jobs: Int,
+    static func measure(_ lesson: LessonCatalog.Lesson, kit: Kit, only: Set<String>?, sample: Int = 1, repeats: Int, jobs: Int,
                         output: (String) -> Void) throws -> Tally {
         let catalog = try MutantCatalog.load(lesson.name, in: kit)
-        let mutants = catalog.mutants.filter { only?.contains($0.id) ?? true }
+        let mutants = Self.sampled(catalog.mutants.filter { only?.contains($0.id) ?? true }, every: sample)
         var tally = Tally(lesson: lesson.name)
         output("\(lesson.name): \(mutants.count) mutant(s) from Tests/Mutants/\(lesson.name).json, \(jobs) at a time")
 
@@ -136,6 +141,21 @@ public enum MutantsCommand {
             if let detail = verdict.detail(for: mutant) { output("      \(detail)") }
         }
         return tally
+    }
+}
+
+extension MutantsCommand {
+    /// Every correct variant, and every `k`-th mistake of each exercise (the first, the (k+1)-th, …): a deterministic
+    /// slice of the catalog for a quick run (CI), the same every time.
+    static func sampled(_ mutants: [MutantCatalog.Mutant], every k: Int) -> [MutantCatalog.Mutant] {
+        guard k > 1 else { return mutants }
+        var seen: [String: Int] = [:]
+        return mutants.filter { mutant in
+            guard mutant.kind == .mistake else { return true }
+            let index = seen[mutant.exercise, default: 0]
+            seen[mutant.exercise] = index + 1
+            return index % k == 0
+        }
     }
 }
 
