@@ -12,6 +12,7 @@ final class HTTPConnection {
     private let observer: ((ServedRequest) -> Void)?
     private let lock = NSLock()
     private var stopping = false
+    private var closed = false
     private var stream: EventStream?
     private let stopSignal = DispatchSemaphore(value: 0)
 
@@ -29,7 +30,10 @@ final class HTTPConnection {
     /// Serves until the connection ends, then closes the socket.
     func run() {
         while !isStopping, serveOneRequest() {}
+        lock.lock()
+        closed = true  // under the lock: `stop()` must never shut down a descriptor number reused by a new socket
         socket.close()
+        lock.unlock()
     }
 
     /// From another thread: wakes the connection wherever it waits (read, write, stream, latency) and ends it.
@@ -37,10 +41,10 @@ final class HTTPConnection {
         lock.lock()
         stopping = true
         let current = stream
+        if !closed { socket.shutdownBoth() }
         lock.unlock()
         current?.cancel()
         stopSignal.signal()
-        socket.shutdownBoth()
     }
 
     private var isStopping: Bool {
