@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+import TodoEmulator
+import LabTestSupport
+import Lesson6
+
+/// Exercise 6.5: `save(_:completion:)` POSTs a new todo (no id) to /todos with its Content-Type, and hands the
+/// completion the server's todo, with the id the server assigned (201 Created).
+///
+/// In the order a learner should fix them: the request (method, URL, Content-Type, body, no id), the completion, the
+/// server's todo and its id, what the server stored, then each failure.
+final class SaveTodoTests: Lesson6TestCase {
+    let exercise = Lesson6TestCase.save
+
+    // MARK: The request
+
+    func test_save_sendsOneRequestThroughTheInjectedSession() throws {
+        _ = try save()
+        _ = try theRequest(of: exercise)
+    }
+
+    func test_save_postsToTheCollection() throws {
+        _ = try save()
+        let request = try theRequest(of: exercise)
+        if let wrong = Self.wrongSave(request, exercise) { XCTFail(wrong) }
+    }
+
+    func test_save_sendsContentTypeApplicationJSON() throws {
+        _ = try save()
+        let request = try theRequest(of: exercise)
+        if let wrong = Self.wrongContentType(request, exercise) { XCTFail(wrong) }
+    }
+
+    func test_save_bodyHasNoID() throws {
+        _ = try save()
+        let request = try theRequest(of: exercise)
+        _ = try requireBody(of: request, from: exercise)
+        if let id = request.bodyJSON?["id"], id != .null {
+            XCTFail(Self.idInBody(id, request, exercise))
+        }
+    }
+
+    func test_save_bodyIsTheTodoAsJSON() throws {
+        _ = try save()
+        let request = try theRequest(of: exercise)
+        _ = try requireBody(of: request, from: exercise)
+        if request.bodyJSON?["id"] ?? .null == .null, let wrong = Self.wrongBody(request, exercise) { XCTFail(wrong) }
+    }
+
+    // MARK: The completion
+
+    func test_save_callsCompletionOnceAfterTheServerAnswered() throws {
+        emulator.latency = 0.3
+        _ = try save()
+    }
+
+    // MARK: The server's todo
+
+    func test_save_givesTheServersTodoWithItsNewID() throws {
+        let newID = emulator.nextID
+        let outcome = try save()
+        try requireSaveRequest(exercise, for: "checking the saved todo")
+        var expected = Self.newTodo
+        expected.id = newID
+        if case .success(let saved) = outcome, saved.id == nil {
+            throw fail("""
+                \(exercise.function) gave back a todo without an id: the one it sent, not the server's answer. The server \
+                answered 201 with the stored todo and its new id, \(newID); decode the answer's body and hand that on. \
+                See LESSONS.md §6.5.
+                """)
+        }
+        try checkTodo(outcome, is: expected, from: exercise)
+    }
+
+    func test_save_theServerStoresTheTodo() throws {
+        let newID = emulator.nextID
+        _ = try save()
+        try requireSaveRequest(exercise, for: "checking what the server stored")
+        let stored = emulator.todo(id: newID)
+        XCTAssertEqual(stored?["title"], .string(Self.newTodo.title), """
+            After \(exercise.function) the server holds \(stored.map { "\($0)" } ?? "no todo") under the new id \(newID); \
+            expected the todo that was sent. See LESSONS.md §6.5.
+            """)
+    }
+
+    // MARK: When the server refuses
+
+    func test_save_serverError_givesStatus500() throws {
+        emulator.inject(.httpError(status: 500, message: "Internal Server Error"))
+        let outcome = try save()
+        try checkFailure(outcome, is: .status(500), after: #"answered 500 with {"error":"Internal Server Error"}"#, of: exercise)
+    }
+
+    // MARK: When the connection fails
+
+    func test_save_transportError_givesTransportWithTheURLError() throws {
+        emulator.inject(.transportError(.timedOut))
+        let outcome = try save()
+        try checkFailure(outcome, is: .transport(.timedOut), after: "never answered (the request failed with URLError.timedOut)", of: exercise)
+    }
+
+    // MARK: When the answer is broken
+
+    func test_save_bodyNotJSON_givesDecodingError() throws {
+        emulator.inject(.malformedBody(Self.cutOff))
+        let outcome = try save()
+        try checkFailure(outcome, is: .decoding, after: "answered 200 with a body cut off in the middle (\(Self.cutOff))", of: exercise)
+    }
+}
