@@ -29,4 +29,5 @@ extension TodoAPI {
     public func save(_ todo: Todo, completion: @escaping (Result<Todo, TodoAPIError>) -> Void) {
         _ = NotImplemented("save(_:completion:)", section: "6.5")
     }
+
 }

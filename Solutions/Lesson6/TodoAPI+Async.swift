@@ -22,44 +22,22 @@ extension TodoAPI {
     /// `Content-Type: application/json`); returns the server's todo with its new id, or throws only `TodoAPIError`s.
     public func save(_ todo: Todo) async throws -> Todo {
         // BEGIN SOLUTION
-        var request = URLRequest(url: baseURL.appendingPathComponent("todos"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        do {
-            request.httpBody = try JSONEncoder().encode(todo)
-        } catch let encodingError as EncodingError {
-            throw TodoAPIError.encoding(encodingError)
-        } catch {
-            throw TodoAPIError.unexpected(error)
-        }
-        return try await send(request)
+        return try await send(creatingRequest(for: todo))
         // END SOLUTION
         // STUB: throw NotImplemented("save(_:)", section: "6.7")
     }
 
     // BEGIN SOLUTION
-    /// Sends `request` and decodes the answer as a Todo; every failure becomes a TodoAPIError.
+    /// Sends `request` and reads the answer as the completion versions do (`outcome`): every failure is a TodoAPIError.
     private func send(_ request: URLRequest) async throws -> Todo {
-        let data: Data
-        let response: URLResponse
+        let outcome: Result<Todo, TodoAPIError>
         do {
-            (data, response) = try await session.data(for: request)
-        } catch let urlError as URLError {
-            throw TodoAPIError.transport(urlError)
+            let (data, response) = try await session.data(for: request)
+            outcome = TodoAPI.outcome(data: data, response: response, error: nil)
         } catch {
-            throw TodoAPIError.unexpected(error)
+            outcome = TodoAPI.outcome(data: nil, response: nil, error: error)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200...299).contains(status) else {
-            throw TodoAPIError.status(status)
-        }
-        do {
-            return try JSONDecoder().decode(Todo.self, from: data)
-        } catch let decodingError as DecodingError {
-            throw TodoAPIError.decoding(decodingError)
-        } catch {
-            throw TodoAPIError.unexpected(error)
-        }
+        return try outcome.get()
     }
     // END SOLUTION
 }

@@ -17,23 +17,7 @@ extension TodoAPI {
         // BEGIN SOLUTION
         let url = baseURL.appendingPathComponent("todos").appendingPathComponent(String(id))
         session.dataTask(with: url) { data, response, error in
-            if let error = error {
-                completion(.failure((error as? URLError).map(TodoAPIError.transport) ?? .unexpected(error)))
-                return
-            }
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            guard (200...299).contains(status) else {
-                completion(.failure(.status(status)))
-                return
-            }
-            do {
-                let todo = try JSONDecoder().decode(Todo.self, from: data ?? Data())
-                completion(.success(todo))
-            } catch let decodingError as DecodingError {
-                completion(.failure(.decoding(decodingError)))
-            } catch {
-                completion(.failure(.unexpected(error)))
-            }
+            completion(TodoAPI.outcome(data: data, response: response, error: error))
         }.resume()
         // END SOLUTION
         // STUB: _ = NotImplemented("todo(id:completion:)", section: "6.4")
@@ -50,38 +34,52 @@ extension TodoAPI {
     /// - `completion` is called exactly once on every path, after the server answered.
     public func save(_ todo: Todo, completion: @escaping (Result<Todo, TodoAPIError>) -> Void) {
         // BEGIN SOLUTION
+        let request: URLRequest
+        do {
+            request = try creatingRequest(for: todo)
+        } catch {
+            completion(.failure(error as? TodoAPIError ?? .unexpected(error)))
+            return
+        }
+        session.dataTask(with: request) { data, response, error in
+            completion(TodoAPI.outcome(data: data, response: response, error: error))
+        }.resume()
+        // END SOLUTION
+        // STUB: _ = NotImplemented("save(_:completion:)", section: "6.5")
+    }
+
+    // BEGIN SOLUTION
+    /// The POST that creates `todo`: the collection's URL, the todo as JSON (a nil id is left out: the server chooses
+    /// it), and the Content-Type without which json-server ignores the body. Both versions of `save` send it.
+    func creatingRequest(for todo: Todo) throws -> URLRequest {
         var request = URLRequest(url: baseURL.appendingPathComponent("todos"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         do {
             request.httpBody = try JSONEncoder().encode(todo)
-        } catch let encodingError as EncodingError {
-            completion(.failure(.encoding(encodingError)))
-            return
         } catch {
-            completion(.failure(.unexpected(error)))
-            return
+            throw (error as? EncodingError).map(TodoAPIError.encoding) ?? .unexpected(error)
         }
-        session.dataTask(with: request) { data, response, error in
-            if let error = error {
-                completion(.failure((error as? URLError).map(TodoAPIError.transport) ?? .unexpected(error)))
-                return
-            }
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            guard (200...299).contains(status) else {
-                completion(.failure(.status(status)))
-                return
-            }
-            do {
-                let saved = try JSONDecoder().decode(Todo.self, from: data ?? Data())
-                completion(.success(saved))
-            } catch let decodingError as DecodingError {
-                completion(.failure(.decoding(decodingError)))
-            } catch {
-                completion(.failure(.unexpected(error)))
-            }
-        }.resume()
-        // END SOLUTION
-        // STUB: _ = NotImplemented("save(_:completion:)", section: "6.5")
+        return request
     }
+
+    /// What an answer means, written once for every call: the todo in a 2xx answer, or why there is none. Its
+    /// checks come in the order that finds the real cause: no answer, then the status, then the body.
+    static func outcome(data: Data?, response: URLResponse?, error: Error?) -> Result<Todo, TodoAPIError> {
+        if let error = error {
+            return .failure((error as? URLError).map(TodoAPIError.transport) ?? .unexpected(error))
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200...299).contains(status) else {
+            return .failure(.status(status))
+        }
+        do {
+            return .success(try JSONDecoder().decode(Todo.self, from: data ?? Data()))
+        } catch let decodingError as DecodingError {
+            return .failure(.decoding(decodingError))
+        } catch {
+            return .failure(.unexpected(error))
+        }
+    }
+    // END SOLUTION
 }

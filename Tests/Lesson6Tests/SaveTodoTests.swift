@@ -15,25 +15,21 @@ final class SaveTodoTests: Lesson6TestCase {
     // MARK: The request
 
     func test_save_sendsOneRequestThroughTheInjectedSession() throws {
-        _ = try save()
-        _ = try theRequest(of: exercise)
+        _ = try requestOfSave(exercise) { try save() }
     }
 
     func test_save_postsToTheCollection() throws {
-        _ = try save()
-        let request = try theRequest(of: exercise)
+        let request = try requestOfSave(exercise) { try save() }
         if let wrong = Self.wrongSave(request, exercise) { XCTFail(wrong) }
     }
 
     func test_save_sendsContentTypeApplicationJSON() throws {
-        _ = try save()
-        let request = try theRequest(of: exercise)
+        let request = try requestOfSave(exercise) { try save() }
         if let wrong = Self.wrongContentType(request, exercise) { XCTFail(wrong) }
     }
 
     func test_save_bodyHasNoID() throws {
-        _ = try save()
-        let request = try theRequest(of: exercise)
+        let request = try requestOfSave(exercise) { try save() }
         _ = try requireBody(of: request, from: exercise)
         if let id = request.bodyJSON?["id"], id != .null {
             XCTFail(Self.idInBody(id, request, exercise))
@@ -41,8 +37,7 @@ final class SaveTodoTests: Lesson6TestCase {
     }
 
     func test_save_bodyIsTheTodoAsJSON() throws {
-        _ = try save()
-        let request = try theRequest(of: exercise)
+        let request = try requestOfSave(exercise) { try save() }
         _ = try requireBody(of: request, from: exercise)
         if request.bodyJSON?["id"] ?? .null == .null, let wrong = Self.wrongBody(request, exercise) { XCTFail(wrong) }
     }
@@ -57,19 +52,7 @@ final class SaveTodoTests: Lesson6TestCase {
     // MARK: The server's todo
 
     func test_save_givesTheServersTodoWithItsNewID() throws {
-        let newID = emulator.nextID
-        let outcome = try save()
-        try requireSaveRequest(exercise, for: "checking the saved todo")
-        var expected = Self.newTodo
-        expected.id = newID
-        if case .success(let saved) = outcome, saved.id == nil {
-            throw fail("""
-                \(exercise.function) gave back a todo without an id: the one it sent, not the server's answer. The server \
-                answered 201 with the stored todo and its new id, \(newID); decode the answer's body and hand that on. \
-                See LESSONS.md §6.5.
-                """)
-        }
-        try checkTodo(outcome, is: expected, from: exercise)
+        try checkSavedTodoHasItsNewID(exercise) { try save() }
     }
 
     func test_save_theServerStoresTheTodo() throws {
@@ -86,24 +69,18 @@ final class SaveTodoTests: Lesson6TestCase {
     // MARK: When the server refuses
 
     func test_save_serverError_givesStatus500() throws {
-        emulator.inject(.httpError(status: 500, message: "Internal Server Error"))
-        let outcome = try save()
-        try checkFailure(outcome, is: .status(500), after: #"answered 500 with {"error":"Internal Server Error"}"#, of: exercise)
+        try checkServerError(exercise) { try save() }
     }
 
     // MARK: When the connection fails
 
     func test_save_transportError_givesTransportWithTheURLError() throws {
-        emulator.inject(.transportError(.timedOut))
-        let outcome = try save()
-        try checkFailure(outcome, is: .transport(.timedOut), after: "never answered (the request failed with URLError.timedOut)", of: exercise)
+        try checkTransportError(.timedOut, exercise) { try save() }
     }
 
     // MARK: When the answer is broken
 
     func test_save_bodyNotJSON_givesDecodingError() throws {
-        emulator.inject(.malformedBody(Self.cutOff))
-        let outcome = try save()
-        try checkFailure(outcome, is: .decoding, after: "answered 200 with a body cut off in the middle (\(Self.cutOff))", of: exercise)
+        try checkBrokenBody(exercise) { try save() }
     }
 }

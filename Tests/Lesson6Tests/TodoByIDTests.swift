@@ -43,53 +43,36 @@ final class TodoByIDTests: Lesson6TestCase {
     // MARK: The todo
 
     func test_todoByID_existingTodo_givesItWithEveryField() throws {
-        let outcome = try fetch(id: 4)
-        try requireFetchRequest(exercise, id: 4, for: "checking the todo")
-        try checkTodo(outcome, is: Self.todo4, from: exercise)
+        try checkFetches(Self.todo4, exercise) { try fetch(id: $0) }
     }
 
     func test_todoByID_anotherTodo_givesThatOne() throws {
-        let outcome = try fetch(id: 157)
-        try requireFetchRequest(exercise, id: 157, for: "checking the todo")
-        try checkTodo(outcome, is: Self.todo157, from: exercise)
+        try checkFetches(Self.todo157, exercise) { try fetch(id: $0) }
     }
 
     // MARK: When the server refuses
 
     func test_todoByID_missingTodo_givesStatus404() throws {
-        let outcome = try fetch(id: Self.missingID)
-        try requireFetchRequest(exercise, id: Self.missingID, for: "checking a missing todo")
-        try checkFailure(outcome, is: .status(404), after: "answered 404 with `{}` (there is no todo \(Self.missingID))", of: exercise)
+        try checkMissingTodo(exercise) { try fetch(id: $0) }
     }
 
     func test_todoByID_serverError_givesStatus500() throws {
-        emulator.inject(.httpError(status: 500, message: "Internal Server Error"))
-        let outcome = try fetch(id: 4)
-        try requireFetchRequest(exercise, id: 4, for: "checking a server error")
-        try checkFailure(outcome, is: .status(500), after: #"answered 500 with {"error":"Internal Server Error"}"#, of: exercise)
+        try checkServerError(exercise, fetching: 4) { try fetch(id: 4) }
     }
 
     // MARK: When the connection fails
 
     func test_todoByID_transportError_givesTransportWithTheURLError() throws {
-        emulator.inject(.transportError(.notConnectedToInternet))
-        let outcome = try fetch(id: 4)
-        try checkFailure(outcome, is: .transport(.notConnectedToInternet), after: "never answered (the request failed with URLError.notConnectedToInternet)", of: exercise)
+        try checkTransportError(.notConnectedToInternet, exercise) { try fetch(id: 4) }
     }
 
     // MARK: When the answer is broken
 
     func test_todoByID_bodyNotJSON_givesDecodingError() throws {
-        emulator.inject(.malformedBody(Self.cutOff))
-        let outcome = try fetch(id: 4)
-        try requireFetchRequest(exercise, id: 4, for: "checking a broken answer")
-        try checkFailure(outcome, is: .decoding, after: "answered 200 with a body cut off in the middle (\(Self.cutOff))", of: exercise)
+        try checkBrokenBody(exercise, fetching: 4) { try fetch(id: 4) }
     }
 
     func test_todoByID_bodyWithoutTheTodosFields_givesDecodingError() throws {
-        emulator.inject(.malformedBody(#"{"id": 4}"#))
-        let outcome = try fetch(id: 4)
-        try requireFetchRequest(exercise, id: 4, for: "checking an answer that is not a todo")
-        try checkFailure(outcome, is: .decoding, after: #"answered 200 with {"id": 4}, JSON without a title, userId or completed"#, of: exercise)
+        try checkBrokenBody(exercise, body: #"{"id": 4}"#, fetching: 4) { try fetch(id: 4) }
     }
 }
