@@ -13,9 +13,8 @@ extension Lesson6TestCase {
 
     // MARK: Fetching
 
-    /// The call for `expected.id` gives exactly `expected`.
-    func checkFetches(_ expected: Todo, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: FetchCall) throws {
-        let id = expected.id ?? 0
+    /// The call for `id` gives exactly `expected`.
+    func checkFetches(_ expected: Todo, id: Int, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: FetchCall) throws {
         let outcome = try call(id)
         try requireFetchRequest(exercise, id: id, for: "checking the todo", file: file, line: line)
         try checkTodo(outcome, is: expected, from: exercise, file: file, line: line)
@@ -36,16 +35,14 @@ extension Lesson6TestCase {
         let newID = emulator.nextID
         let outcome = try call()
         try requireSaveRequest(exercise, for: "checking the saved todo", file: file, line: line)
-        if case .success(let saved) = outcome, saved.id == nil {
+        if case .success(let saved) = outcome, saved == Self.newTodo {
             throw fail("""
                 \(exercise.function) gave back a todo without an id: the one it sent, not the server's answer. The server \
                 answered 201 with the stored todo and its new id, \(newID); decode the answer's body and hand that on. \
                 See \(exercise.reference).
                 """, file: file, line: line)
         }
-        var expected = Self.newTodo
-        expected.id = newID
-        try checkTodo(outcome, is: expected, from: exercise, file: file, line: line)
+        try checkTodo(outcome, is: Self.saved(id: newID), from: exercise, file: file, line: line)
     }
 
     /// The one request of a save, for the tests of its method, URL, header and body.

@@ -60,7 +60,7 @@ final class SaveTodoTests: Lesson6TestCase {
         _ = try save()
         try requireSaveRequest(exercise, for: "checking what the server stored")
         let stored = emulator.todo(id: newID)
-        XCTAssertEqual(stored?["title"], .string(Self.newTodo.title), """
+        XCTAssertEqual(stored?["title"], .string(Self.newTitle), """
             After \(exercise.function) the server holds \(stored.map { "\($0)" } ?? "no todo") under the new id \(newID); \
             expected the todo that was sent. See LESSONS.md §6.5.
             """)

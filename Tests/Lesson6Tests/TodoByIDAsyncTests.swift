@@ -25,7 +25,7 @@ final class TodoByIDAsyncTests: Lesson6TestCase {
     // MARK: The todo
 
     func test_todoByIDAsync_existingTodo_returnsIt() throws {
-        try checkFetches(Self.todo4, exercise) { try fetchAsync(id: $0) }
+        try checkFetches(Self.todo4, id: 4, exercise) { try fetchAsync(id: $0) }
     }
 
     // MARK: What it throws

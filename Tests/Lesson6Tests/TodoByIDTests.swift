@@ -43,11 +43,11 @@ final class TodoByIDTests: Lesson6TestCase {
     // MARK: The todo
 
     func test_todoByID_existingTodo_givesItWithEveryField() throws {
-        try checkFetches(Self.todo4, exercise) { try fetch(id: $0) }
+        try checkFetches(Self.todo4, id: 4, exercise) { try fetch(id: $0) }
     }
 
     func test_todoByID_anotherTodo_givesThatOne() throws {
-        try checkFetches(Self.todo157, exercise) { try fetch(id: $0) }
+        try checkFetches(Self.todo157, id: 157, exercise) { try fetch(id: $0) }
     }
 
     // MARK: When the server refuses
