@@ -10,19 +10,22 @@ let lessonsFolder = buildsSolutions ? "Solutions" : "Exercises"
 
 /// The lessons, in course order. A new lesson is a folder in Solutions/, Exercises/ (generated), Tests/ and Fixtures/,
 /// a chapter in LESSONS.md, an entry in lessons.json, and its name here.
-let allLessons = ["Lesson1", "Lesson2", "Lesson3", "Lesson4", "Lesson5"]
+let allLessons = ["Lesson1", "Lesson2", "Lesson3", "Lesson4", "Lesson5", "Lesson6"]
 
 /// `LAB_LESSONS=Lesson1` builds that lesson (comma-separated: several) and none of the kit's own tests: the `lab`
 /// command's private workspaces use it, so trying a mutant relinks one lesson's tests only.
 let onlyLessons = ProcessInfo.processInfo.environment["LAB_LESSONS"].map { $0.split(separator: ",").map(String.init) }
 let lessons = onlyLessons.map { only in allLessons.filter(only.contains) } ?? allLessons
 
+/// The emulated service a lesson's tests need besides Firebase (the lessons themselves depend on LabSupport only).
+let serviceOf: [String: [Target.Dependency]] = ["Lesson6": ["TodoEmulator"]]
+
 let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
     [
         .target(name: lesson, dependencies: ["LabSupport"], path: "\(lessonsFolder)/\(lesson)"),
         .testTarget(
             name: "\(lesson)Tests",
-            dependencies: [.target(name: lesson), "LabTestSupport", "FirebaseEmulator"],
+            dependencies: [.target(name: lesson), "LabTestSupport", "FirebaseEmulator"] + (serviceOf[lesson] ?? []),
             path: "Tests/\(lesson)Tests"
         ),
     ]
@@ -31,6 +34,7 @@ let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
 /// The kit's own tests (not graded), left out of a `LAB_LESSONS` build.
 let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
     .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "EmulatorTestSupport"], path: "Tests/EmulatorCoreTests"),
+    .testTarget(name: "TodoEmulatorTests", dependencies: ["TodoEmulator", "EmulatorTestSupport"], path: "Tests/TodoEmulatorTests"),
     .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator", "EmulatorTestSupport"], path: "Tests/FirebaseEmulatorTests"),
     .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata", "EmulatorTestSupport"], path: "Tests/LabKitTests"),
     // LAB_SOLUTIONS: against the solutions every board feature must work; against Exercises/ a stub may be named instead.
@@ -53,6 +57,7 @@ let package = Package(
     products: [
         .library(name: "EmulatorCore", targets: ["EmulatorCore"]),
         .library(name: "FirebaseEmulator", targets: ["FirebaseEmulator"]),
+        .library(name: "TodoEmulator", targets: ["TodoEmulator"]),
         .executable(name: "lab", targets: ["lab"]),
     ] + (onlyLessons != nil ? [] : [.executable(name: "board", targets: ["board"])]),
     targets: lessonTargets + [
@@ -65,6 +70,8 @@ let package = Package(
         .target(name: "EmulatorTestSupport", dependencies: ["EmulatorCore"], path: "Sources/EmulatorTestSupport"),
         // An in-memory Firebase Realtime Database with the real REST semantics: the first service on the core.
         .target(name: "FirebaseEmulator", dependencies: ["EmulatorCore"], path: "Sources/FirebaseEmulator"),
+        // A JSONPlaceholder-style `/todos` API with json-server's semantics (Lesson 6): the second service on the core.
+        .target(name: "TodoEmulator", dependencies: ["EmulatorCore"], path: "Sources/TodoEmulator"),
         // lessons.json (lessons, exercises, points, hints) and the results-file format: read by tests and tools alike.
         .target(name: "LabMetadata", path: "Sources/LabMetadata"),
         // XCTest helpers shared by the lesson suites: waiting, "not started" reporting, fixtures, results files.

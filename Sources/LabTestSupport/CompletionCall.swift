@@ -29,9 +29,9 @@ extension LabTestCase {
     ///
     /// Stops the test (throws) with a message naming the cause it saw when a stub ran, when the handler was not
     /// called in time, called early, or called twice. A second call that comes later is caught when the test ends.
-    public func awaitCompletion<Value>(
+    public func awaitCompletion<Value, Service>(
         of exercise: Exercise,
-        on emulator: FirebaseEmulator,
+        on emulator: Emulator<Service>,
         timeout: TimeInterval = CompletionTimeouts.normal,
         file: StaticString = #filePath,
         line: UInt = #line,
@@ -41,6 +41,10 @@ extension LabTestCase {
         let requestsBefore = emulator.requests.count
         let latency = emulator.latency
         start { counter.record($0) }
+        // A stub that returns without calling its completion (it has no error to pass) is seen at once, not after the wait.
+        if counter.calls.isEmpty, let stub = StubLog.recorded.first {
+            throw fail(LabTestCase.notStartedMessage(stub), file: file, line: line)
+        }
         let waited = CompletionTimeouts.timeout(for: exercise, normally: timeout)
         let quiet = CompletionTimeouts.quietTimeout(for: exercise, normally: waited)
         let outcome = Self.wait(until: { !counter.calls.isEmpty }, timeout: waited, orNoTrafficAfter: quiet) {
@@ -95,7 +99,7 @@ extension LabTestCase {
         let early = Int((answeredAt.timeIntervalSince(time) * 1000).rounded())
         return """
             called its completion before the server answered: the server took \(Int(latency * 1000)) ms to answer \
-            \(request.method) \(request.path).json, and the completion came \(early) ms before that answer. Call \
+            \(request.method) \(request.path)\(request.hasJSONSuffix ? ".json" : ""), and the completion came \(early) ms before that answer. Call \
             `completion` inside the data task's handler, after you have looked at the response — the code after \
             `resume()` runs at once, long before the answer arrives.
             """
@@ -106,11 +110,11 @@ extension LabTestCase {
         let described = calls.prefix(3).map { describe($0.0) }.joined(separator: ", then ")
         var message = "\(exercise.function) called its completion \(calls.count) times (with \(described)); it must be called exactly once."
         let firstIsError = calls.first.map { isError($0.0) } ?? false
-        let secondIsNil = calls.count > 1 && isNil(calls[1].0)
+        let secondIsNil = calls.count > 1 && (isNil(calls[1].0) || isSuccess(calls[1].0))
         if let request = requests.first, let firstTime = calls.first?.1, firstTime < request.receivedAt {
             message += " The first call came before the request reached the server: a call after `resume()` (outside the handler) runs at once, and the handler calls it again."
         } else if firstIsError && secondIsNil {
-            message += " It reported an error and then success: after `completion(error)` (or `completion(HTTPStatusError…)`) a `return` is missing, so the code goes on to the success path."
+            message += " It reported an error and then success: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code goes on to the success path."
         } else {
             message += " Follow each path through your handler: every path must call `completion` once and then stop."
         }
@@ -118,7 +122,19 @@ extension LabTestCase {
     }
 
     private static func isError(_ value: Any) -> Bool {
-        !isNil(value) && value is Error
+        !isNil(value) && (value is Error || resultCase(of: value) == "failure")
+    }
+
+    /// A `Result`'s `.success`: the counterpart of `nil` for a completion that takes a Result.
+    private static func isSuccess(_ value: Any) -> Bool {
+        resultCase(of: value) == "success"
+    }
+
+    /// "success" or "failure" for a `Result` value; nil for anything else.
+    private static func resultCase(of value: Any) -> String? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .enum, "\(mirror.subjectType)".hasPrefix("Result<") else { return nil }
+        return mirror.children.first?.label
     }
 
     private static func isNil(_ value: Any) -> Bool {

@@ -91,6 +91,11 @@ open class LabTestCase: XCTestCase {
         #endif
     }
 
+    /// Stops the test as "not started yet" when a stub ran (for helpers of a lesson's own, e.g. waiting for an async call).
+    public func stopIfAStubRan(file: StaticString = #filePath, line: UInt = #line) throws {
+        if let stub = StubLog.recorded.first { throw fail(Self.notStartedMessage(stub), file: file, line: line) }
+    }
+
     /// Records `message` as a failure and returns the error that stops the test: `throw fail("…")`.
     public func fail(_ message: String, file: StaticString = #filePath, line: UInt = #line) -> TestStopped {
         XCTFail(message, file: file, line: line)

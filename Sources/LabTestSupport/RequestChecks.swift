@@ -25,7 +25,7 @@ extension LabTestCase {
     }
 
     /// The one request the exercise sent; stops the test when it sent none, several, or sent it to the wrong place.
-    public func onlyRequest(from exercise: Exercise, on emulator: FirebaseEmulator,
+    public func onlyRequest<Service>(from exercise: Exercise, on emulator: Emulator<Service>,
                             file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
         let traffic = TrafficReport(emulator)
         if let wrongPlace = traffic.wrongPlace(exercise, baseURL: emulator.baseURL) {

@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+import TodoEmulator
+import LabTestSupport
+import Lesson6
+
+/// The situations every version of a call is tested in, written once: a test names its exercise and how to call
+/// it (`{ try fetch(id: $0) }` or `{ try fetchAsync(id: $0) }`), and the scenario sets up the emulator, makes the
+/// call, checks the request it needs ("setup: …") and then the outcome.
+extension Lesson6TestCase {
+    typealias FetchCall = (Int) throws -> Result<Todo, Error>
+    typealias SaveCall = () throws -> Result<Todo, Error>
+
+    // MARK: Fetching
+
+    /// The call for `id` gives exactly `expected`.
+    func checkFetches(_ expected: Todo, id: Int, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: FetchCall) throws {
+        let outcome = try call(id)
+        try requireFetchRequest(exercise, id: id, for: "checking the todo", file: file, line: line)
+        try checkTodo(outcome, is: expected, from: exercise, file: file, line: line)
+    }
+
+    /// A todo that does not exist: the server answers 404 `{}`, the call must fail with `.status(404)`.
+    func checkMissingTodo(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: FetchCall) throws {
+        let outcome = try call(Self.missingID)
+        try requireFetchRequest(exercise, id: Self.missingID, for: "checking a missing todo", file: file, line: line)
+        try checkFailure(outcome, is: .status(404), after: "answered 404 with `{}` (there is no todo \(Self.missingID))",
+                         of: exercise, file: file, line: line)
+    }
+
+    // MARK: Saving
+
+    /// The saved todo is the server's, with the id it assigned.
+    func checkSavedTodoHasItsNewID(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws {
+        let newID = emulator.nextID
+        let outcome = try call()
+        try requireSaveRequest(exercise, for: "checking the saved todo", file: file, line: line)
+        if case .success(let saved) = outcome, saved == Self.newTodo {
+            throw fail("""
+                \(exercise.function) gave back a todo without an id: the one it sent, not the server's answer. The server \
+                answered 201 with the stored todo and its new id, \(newID); decode the answer's body and hand that on. \
+                See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        try checkTodo(outcome, is: Self.saved(id: newID), from: exercise, file: file, line: line)
+    }
+
+    /// The one request of a save, for the tests of its method, URL, header and body.
+    func requestOfSave(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws -> RecordedRequest {
+        _ = try call()
+        return try theRequest(of: exercise, file: file, line: line)
+    }
+
+    // MARK: Failures every call must report as its own case
+    // `fetching`: the id a fetch asks for, so its request can be checked first; nil for a save.
+
+    func checkServerError(_ exercise: Exercise, fetching id: Int? = nil, file: StaticString = #filePath, line: UInt = #line,
+                          _ call: SaveCall) throws {
+        try checkFailure(fault: .httpError(status: 500, message: "Internal Server Error"), is: .status(500), exercise,
+                         fetching: id, file: file, line: line, call)
+    }
+
+    func checkTransportError(_ code: URLError.Code, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+                             _ call: SaveCall) throws {
+        // No request check: with no answer, the request's shape is the subject of other tests.
+        try checkFailure(fault: .transportError(code), is: .transport(code), exercise, fetching: nil, file: file, line: line, call)
+    }
+
+    func checkBrokenBody(_ exercise: Exercise, body: String = Lesson6TestCase.cutOff, fetching id: Int? = nil,
+                         file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws {
+        try checkFailure(fault: .malformedBody(body), is: .decoding, exercise, fetching: id, file: file, line: line, call)
+    }
+
+    private func checkFailure(fault: Fault, is wanted: WantedFailure, _ exercise: Exercise, fetching id: Int?,
+                              file: StaticString, line: UInt, _ call: SaveCall) throws {
+        emulator.inject(fault)
+        let outcome = try call()
+        if let id = id {
+            try requireFetchRequest(exercise, id: id, for: "checking what happens when the server \(Self.situation(fault))", file: file, line: line)
+        }
+        try checkFailure(outcome, is: wanted, after: Self.situation(fault), of: exercise, file: file, line: line)
+    }
+
+    /// What the server did, in words, for a message.
+    static func situation(_ fault: Fault) -> String {
+        switch fault {
+        case .httpError(let status, let message): return #"answered \#(status) with {"error":"\#(message)"}"#
+        case .transportError(let code): return "never answered (the request failed with URLError(\(code.rawValue)))"
+        case .malformedBody(let text) where text == cutOff: return "answered 200 with a body cut off in the middle (\(text))"
+        case .malformedBody(let text): return "answered 200 with \(text), JSON that is not a todo"
+        }
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+import TodoEmulator
+import LabTestSupport
+import Lesson6
+
+/// Lesson 6's tests share this: a /todos emulator holding JSONPlaceholder's 200 todos, a `TodoAPI` pointed at it,
+/// the calls (completion and async), and the checks that name a learner's mistake from the requests the emulator
+/// saw and the outcome the caller got.
+///
+/// Lesson-local on purpose: the waiting for an async function, the outcome in words, and the request shapes of this
+/// API are Lesson 6's; the completion waiting, request log and "not started" reporting come from LabTestSupport.
+class Lesson6TestCase: LabTestCase {
+    static let model = Exercise("Todo.init(id:userId:title:completed:)", section: "6.2")
+    static let fetch = Exercise("todo(id:completion:)", section: "6.4")
+    static let save = Exercise("save(_:completion:)", section: "6.5")
+    static let fetchAsync = Exercise("todo(id:) async", section: "6.6")
+    static let saveAsync = Exercise("save(_:) async", section: "6.7")
+
+    /// Every answer comes this long after the request arrived, so a completion called next to `resume()` shows.
+    static let defaultLatency: TimeInterval = 0.05
+
+    // The todos are built anew in every test (computed, not stored): `Todo` is the learner's (§6.2), its
+    // initialiser may still be a stub, and the tests never name its stored properties.
+
+    /// JSONPlaceholder's todo 4 and todo 157 (Fixtures/todos/jsonplaceholder-todos.json).
+    static var todo4: Todo { Todo(id: 4, userId: 1, title: "et porro tempora", completed: true) }
+    static var todo157: Todo { Todo(id: 157, userId: 8, title: "dolorem veniam quisquam deserunt repellendus", completed: true) }
+    /// No todo has this id: the published data stops at 200.
+    static let missingID = 201
+    /// What the tests save: new, so without an id; a title the data does not have.
+    static let newUserID = 7
+    static let newTitle = "Learn REST with typed errors ✅"
+    static var newTodo: Todo { Todo(userId: newUserID, title: newTitle, completed: false) }
+    /// The new todo as the server stores it, with the id it assigned.
+    static func saved(id: Int) -> Todo { Todo(id: id, userId: newUserID, title: newTitle, completed: false) }
+    /// 200 with a body cut off in the middle: not JSON.
+    static let cutOff = #"{"userId": 1, "id": 4, "title": "et porro"#
+
+    var emulator: TodoEmulator!
+    var api: TodoAPI!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        emulator = TodoEmulator(todos: try Self.publishedTodos())
+        emulator.latency = Self.defaultLatency
+        api = TodoAPI(baseURL: emulator.baseURL, session: emulator.session)
+    }
+
+    override func tearDown() {
+        emulator?.invalidate()
+        super.tearDown()
+    }
+
+    /// JSONPlaceholder's published todos: 200, ids 1…200 (Fixtures/todos/README.md).
+    static func publishedTodos() throws -> [JSONValue] {
+        guard let todos = try Fixtures.json("todos/jsonplaceholder-todos.json").arrayValue, todos.count == 200 else {
+            throw TodoFixtureProblem(description: "Fixtures/todos/jsonplaceholder-todos.json must be an array of 200 todos")
+        }
+        return todos
+    }
+
+    // MARK: Calling the learner's functions
+
+    /// `todo(id:completion:)`'s result; the helper checks the completion came once, in time, after the answer.
+    func fetch(id: Int, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Todo, Error> {
+        let result: Result<Todo, TodoAPIError> = try awaitCompletion(of: Self.fetch, on: emulator, file: file, line: line) { done in
+            api.todo(id: id, completion: done)
+        }
+        return result.mapError { $0 }
+    }
+
+    func save(_ todo: Todo = Lesson6TestCase.newTodo, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Todo, Error> {
+        let result: Result<Todo, TodoAPIError> = try awaitCompletion(of: Self.save, on: emulator, file: file, line: line) { done in
+            api.save(todo, completion: done)
+        }
+        return result.mapError { $0 }
+    }
+
+    func fetchAsync(id: Int, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Todo, Error> {
+        let api = self.api!
+        return try awaitReturn(of: Self.fetchAsync, file: file, line: line) { try await api.todo(id: id) }
+    }
+
+    func saveAsync(_ todo: Todo = Lesson6TestCase.newTodo, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Todo, Error> {
+        let api = self.api!
+        return try awaitReturn(of: Self.saveAsync, file: file, line: line) { try await api.save(todo) }
+    }
+
+    /// Runs an async function in a task of its own and waits (at most 2 s) until it returns or throws.
+    func awaitReturn(of exercise: Exercise, file: StaticString, line: UInt,
+                     _ body: @escaping () async throws -> Todo) throws -> Result<Todo, Error> {
+        let finished = XCTestExpectation(description: "\(exercise.function) returns or throws")
+        let box = OutcomeBox()
+        let task = Task.detached {
+            do {
+                box.set(.success(try await body()))
+            } catch {
+                box.set(.failure(error))
+            }
+            finished.fulfill()
+        }
+        let waited = XCTWaiter().wait(for: [finished], timeout: CompletionTimeouts.normal)
+        try stopIfAStubRan(file: file, line: line)
+        if let wrongPlace = TrafficReport(emulator).wrongPlace(exercise, baseURL: emulator.baseURL) {
+            throw fail(wrongPlace, file: file, line: line)
+        }
+        guard waited == .completed, let outcome = box.get() else {
+            task.cancel()
+            throw fail("""
+                \(exercise.function) neither returned nor threw within \(Int(CompletionTimeouts.normal)) s. The emulator \
+                received: \(TrafficReport(emulator).summary). If you bridge to a completion handler with \
+                `withCheckedThrowingContinuation`, every path of the handler must call `continuation.resume(…)` exactly \
+                once; if you use `session.data(for:)`, nothing can hang. See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        return outcome
+    }
+
+    // MARK: The request
+
+    /// The one request the call sent; stops the test when it sent none, several, or sent elsewhere.
+    /// `setup`: what the test needed the request for, when the request is not the test's subject.
+    func theRequest(of exercise: Exercise, setup: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
+        do {
+            return try onlyRequest(from: exercise, on: emulator, file: file, line: line)
+        } catch {
+            if let setup = setup { throw fail("setup: \(setup) needs exactly one request, sent through the injected session; the test of that says what is wrong.", file: file, line: line) }
+            throw error
+        }
+    }
+
+    /// Stops the test ("setup: …") unless the call sent `GET /todos/<id>`: a test of the outcome needs the right question.
+    func requireFetchRequest(_ exercise: Exercise, id: Int, for purpose: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let request = try theRequest(of: exercise, setup: purpose, file: file, line: line)
+        if let wrong = Self.wrongFetch(request, id: id, exercise) {
+            throw fail("setup: \(purpose) needs GET /todos/\(id), and the request was wrong: \(wrong)", file: file, line: line)
+        }
+    }
+
+    /// Stops the test ("setup: …") unless the call sent a POST to /todos with a JSON body and its Content-Type.
+    func requireSaveRequest(_ exercise: Exercise, for purpose: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let request = try theRequest(of: exercise, setup: purpose, file: file, line: line)
+        if let wrong = Self.wrongSave(request, exercise) ?? Self.wrongContentType(request, exercise) ?? Self.wrongBody(request, exercise) {
+            throw fail("setup: \(purpose) needs a POST to /todos with the todo as JSON, and the request was wrong: \(wrong)", file: file, line: line)
+        }
+    }
+
+    /// What is wrong with a fetch's request, or nil when it is `GET /todos/<id>` without a body.
+    static func wrongFetch(_ request: RecordedRequest, id: Int, _ exercise: Exercise) -> String? {
+        if request.method != "GET" {
+            return "\(exercise.function) sent \(request.summary). Reading a todo is a GET: it asks and changes nothing. See LESSONS.md §6.1."
+        }
+        if request.hasJSONSuffix {
+            return """
+                \(exercise.function) sent \(request.summary): the URL ends in `.json`, which is Firebase's dialect. This API's \
+                URLs are plain: <baseURL>/todos/<id>, so /todos/\(id). See LESSONS.md §6.1.
+                """
+        }
+        if request.path == "/todos" {
+            return """
+                \(exercise.function) sent \(request.summary): that is the whole collection (all 200 todos, as an array). \
+                One todo lives at its own URL, /todos/\(id). See LESSONS.md §6.1.
+                """
+        }
+        if request.path != "/todos/\(id)" {
+            return "\(exercise.function) asked for \(request.path) (\(request.summary)); the todo with id \(id) is at /todos/\(id): <baseURL>, then `todos`, then the id. See LESSONS.md §6.1."
+        }
+        if let body = request.body, !body.isEmpty {
+            return "\(exercise.function) sent a body with its GET (\(request.summary)). A GET asks, it carries nothing: no `httpBody`. See LESSONS.md §6.1."
+        }
+        return nil
+    }
+
+    /// What is wrong with a save's method and URL, or nil when it is a POST to /todos.
+    static func wrongSave(_ request: RecordedRequest, _ exercise: Exercise) -> String? {
+        if request.method == "PUT" || request.method == "PATCH" {
+            return """
+                \(exercise.function) sent \(request.summary). \(request.method) changes a todo that exists, at its own \
+                URL; a new todo has no id yet, so it is POSTed to the collection, /todos, and the server chooses its id. \
+                See LESSONS.md §6.1.
+                """
+        }
+        if request.method != "POST" {
+            return "\(exercise.function) sent \(request.summary). Creating a todo is a POST to the collection, /todos. See LESSONS.md §6.1."
+        }
+        if request.hasJSONSuffix {
+            return "\(exercise.function) sent \(request.summary): the URL ends in `.json`, which is Firebase's dialect. New todos are POSTed to <baseURL>/todos. See LESSONS.md §6.1."
+        }
+        if request.path != "/todos" {
+            return """
+                \(exercise.function) POSTed to \(request.path) (\(request.summary)). A new todo is POSTed to the \
+                collection, /todos: the client does not choose the id, not even in the URL. See LESSONS.md §6.1.
+                """
+        }
+        return nil
+    }
+
+    /// Nil when the request says its body is JSON.
+    static func wrongContentType(_ request: RecordedRequest, _ exercise: Exercise) -> String? {
+        let type = request.header("Content-Type")
+        let mediaType = type?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if mediaType == "application/json" { return nil }
+        return """
+            \(exercise.function) sent its POST \(type.map { "with Content-Type: \($0)" } ?? "without a Content-Type header") \
+            (\(request.summary)). This server reads a body only when it is labelled \
+            `Content-Type: application/json`; otherwise it ignores it and stores a todo with nothing but an id. Set it \
+            on the request: `request.setValue("application/json", forHTTPHeaderField: "Content-Type")`. See LESSONS.md §6.5.
+            """
+    }
+
+    /// Nil when the body is the new todo as JSON: its `userId`, `title` and `completed`, and no id.
+    static func wrongBody(_ request: RecordedRequest, _ exercise: Exercise) -> String? {
+        guard let body = request.bodyJSON, let fields = body.objectValue else {
+            if request.uploadBodyHidden {
+                return "\(exercise.function) sent its body with an upload task, which the emulator cannot see on this platform; put it in `request.httpBody`. See LESSONS.md §0.5."
+            }
+            return """
+                \(exercise.function)'s POST has no JSON object as its body (\(request.summary)). Encode the todo with \
+                JSONEncoder and put the data in `request.httpBody`. See LESSONS.md §6.5.
+                """
+        }
+        if let id = fields["id"], id != .null {
+            return idInBody(id, request, exercise)
+        }
+        let expected: [String: JSONValue] = ["userId": .number(Double(newUserID)), "title": .string(newTitle), "completed": false]
+        var withoutID = fields
+        withoutID["id"] = nil
+        if withoutID != expected {
+            return """
+                \(exercise.function) POSTed \(body) for the todo \(expected): the body is the todo as JSONEncoder writes \
+                it, every field as given (`userId`, `title`, `completed`) and nothing else. See LESSONS.md §6.5.
+                """
+        }
+        return nil
+    }
+
+    static func idInBody(_ id: JSONValue, _ request: RecordedRequest, _ exercise: Exercise) -> String {
+        """
+        \(exercise.function) sent an id in its POST body ("id": \(id)): \(request.summary). The client does not know \
+        the id of a new todo — the server chooses it (one more than the largest it has) and answers with it. Send the \
+        todo as it is: its `id` is nil, and JSONEncoder leaves a nil optional out. Don't invent one (0, a random \
+        number, a count + 1). See LESSONS.md §6.2 and §6.5.
+        """
+    }
+}
+
+/// A fixture that does not have the shape the tests rely on.
+struct TodoFixtureProblem: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// What an async call ended with, written on its task and read by the test after the wait.
+final class OutcomeBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outcome: Result<Todo, Error>?
+    func set(_ value: Result<Todo, Error>) { lock.lock(); outcome = value; lock.unlock() }
+    func get() -> Result<Todo, Error>? { lock.lock(); defer { lock.unlock() }; return outcome }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import XCTest
+import TodoEmulator
+import LabTestSupport
+import Lesson6
+
+/// Exercise 6.7: `save(_:) async throws` — the same POST as 6.5; it returns the server's todo with its new id, or
+/// throws only `TodoAPIError`s.
+final class SaveTodoAsyncTests: Lesson6TestCase {
+    let exercise = Lesson6TestCase.saveAsync
+
+    // MARK: The request
+
+    func test_saveAsync_sendsOnePOSTToTheCollection() throws {
+        let request = try requestOfSave(exercise) { try saveAsync() }
+        if let wrong = Self.wrongSave(request, exercise) { XCTFail(wrong) }
+    }
+
+    func test_saveAsync_sendsContentTypeApplicationJSON() throws {
+        let request = try requestOfSave(exercise) { try saveAsync() }
+        if let wrong = Self.wrongContentType(request, exercise) { XCTFail(wrong) }
+    }
+
+    func test_saveAsync_bodyIsTheTodoWithoutAnID() throws {
+        let request = try requestOfSave(exercise) { try saveAsync() }
+        _ = try requireBody(of: request, from: exercise)
+        if let wrong = Self.wrongBody(request, exercise) { XCTFail(wrong) }
+    }
+
+    // MARK: The server's todo
+
+    func test_saveAsync_returnsTheServersTodoWithItsNewID() throws {
+        try checkSavedTodoHasItsNewID(exercise) { try saveAsync() }
+    }
+
+    // MARK: What it throws
+
+    func test_saveAsync_serverError_throwsStatus500() throws {
+        try checkServerError(exercise) { try saveAsync() }
+    }
+
+    func test_saveAsync_transportError_throwsTransportWithTheURLError() throws {
+        try checkTransportError(.timedOut, exercise) { try saveAsync() }
+    }
+
+    func test_saveAsync_bodyNotJSON_throwsDecoding() throws {
+        try checkBrokenBody(exercise) { try saveAsync() }
+    }
+}

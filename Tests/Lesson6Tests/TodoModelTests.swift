@@ -1,0 +1,104 @@
+import Foundation
+import XCTest
+import TodoEmulator
+import LabTestSupport
+import Lesson6
+
+/// Exercise 6.2: `Todo` — one property per key of the API's todo, `id` optional, and an initialiser that keeps what
+/// it is given. Judged only through the initialiser, JSONEncoder/JSONDecoder and `==`, never by property names, so
+/// the tests compile whatever the learner named them; a wrong name shows up as a JSON key, and the message says so.
+final class TodoModelTests: Lesson6TestCase {
+    let exercise = Lesson6TestCase.model
+
+    func test_todo_decodesTheRecordedTodo() throws {
+        let decoded = try decode(Todo.self, #"{"userId": 1, "id": 4, "title": "et porro tempora", "completed": true}"#)
+        XCTAssertEqual(decoded, Self.todo4, """
+            The recorded todo 4 decoded as \(decoded), but Todo(id: 4, userId: 1, title: "et porro tempora", \
+            completed: true) is \(Self.todo4): a todo holds exactly what it was given or decoded. See LESSONS.md §6.2.
+            """)
+    }
+
+    func test_todo_encodesTheAPIsKeys() throws {
+        let json = try encode(Self.todo4)
+        let expected: JSONValue = ["userId": 1, "id": 4, "title": "et porro tempora", "completed": true]
+        XCTAssertEqual(json, expected, """
+            Todo(id: 4, userId: 1, title: "et porro tempora", completed: true) encodes as \(json); the API's todo is \
+            \(expected). \(Self.keyAdvice(json, expected)) See LESSONS.md §6.2.
+            """)
+    }
+
+    func test_todo_newTodo_encodesNoID() throws {
+        let json = try encode(Self.newTodo)
+        if json["id"] != .null {
+            XCTFail("""
+                A new todo, Todo(userId: 7, title: …) with no id, encodes as \(json): it has an id (\(json["id"])). \
+                The client does not know a new todo's id — the server assigns it — so `id` must be an optional that is \
+                nil, which JSONEncoder leaves out. Don't store a made-up id (0 or any other). See LESSONS.md §6.2.
+                """)
+        }
+    }
+
+    func test_todo_decodesATodoWithoutAnID() throws {
+        let decoded = try decode(Todo.self, #"{"userId": 7, "title": "Learn REST with typed errors ✅", "completed": false}"#)
+        XCTAssertEqual(decoded, Self.newTodo, "A todo without an id decoded as \(decoded); expected \(Self.newTodo). See LESSONS.md §6.2.")
+    }
+
+    func test_todo_initDefaults_noIDAndNotCompleted() throws {
+        var json = try encode(Todo(userId: 3, title: "Defaults"))
+        if json["id"] == .null { json = .object(json.objectValue?.filter { $0.key != "id" } ?? [:]) }  // `"id": null` is no id too
+        XCTAssertEqual(json, ["userId": 3, "title": "Defaults", "completed": false], """
+            Todo(userId: 3, title: "Defaults") encodes as \(json): left out, there is no id and `completed` is false \
+            (the defaults in the signature); keep them as given. See LESSONS.md §6.2.
+            """)
+    }
+
+    func test_todo_everyPublishedTodo_roundTrips() throws {
+        let published = JSONValue.array(try Self.publishedTodos())
+        let todos = try decode([Todo].self, published.description)
+        XCTAssertEqual(todos.count, 200, "JSONPlaceholder's 200 todos decoded as \(todos.count). See LESSONS.md §6.2.")
+        XCTAssertEqual(todos.dropFirst(3).first, Self.todo4, "The fourth published todo decoded as \(todos.dropFirst(3).first.map { "\($0)" } ?? "nothing"); expected \(Self.todo4). See LESSONS.md §6.2.")
+        let again = try encode(todos)
+        XCTAssertEqual(again, published, "JSONPlaceholder's 200 todos, decoded and encoded again, are not the same JSON. \(Self.keyAdvice(again.arrayValue?.first ?? .null, published.arrayValue?.first ?? .null)) See LESSONS.md §6.2.")
+    }
+
+    // MARK: Helpers with messages
+
+    private func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        do {
+            return try JSONValue(encoding: value)
+        } catch {
+            throw fail("JSONEncoder could not encode \(value): \(oneLine(error)). See LESSONS.md §6.2.")
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(json.utf8))
+        } catch let error as DecodingError {
+            throw fail("JSONDecoder could not decode \(json.count > 120 ? "the published todos" : json) as \(type): \(Self.explain(error)) See LESSONS.md §6.2.")
+        }
+    }
+
+    /// A decoding error in words, naming the key.
+    static func explain(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _) where key.stringValue == "id":
+            return "it asked for the key `id`, which a new todo does not have: make `id` optional (`Int?`)."
+        case .keyNotFound(let key, _):
+            return "it asked for the key `\(key.stringValue)`, which the API's todo does not have: name each property exactly as its key (`userId`, `id`, `title`, `completed`)."
+        case .typeMismatch(let type, let context):
+            return "`\(context.codingPath.map(\.stringValue).joined(separator: "."))` is not a \(type) in the data: give each property the type its value has (a number is Int, true/false is Bool)."
+        case .valueNotFound(_, let context):
+            return "`\(context.codingPath.map(\.stringValue).joined(separator: "."))` has no value."
+        default:
+            return oneLine(error)
+        }
+    }
+
+    /// Which keys differ between an encoded todo and the API's.
+    static func keyAdvice(_ json: JSONValue, _ expected: JSONValue) -> String {
+        let keys = Set(json.objectValue?.keys.map { $0 } ?? []), wanted = Set(expected.objectValue?.keys.map { $0 } ?? [])
+        guard keys != wanted else { return "The keys are right; a value differs: keep each value as given." }
+        return "Keys not in the API: \(keys.subtracting(wanted).sorted()); missing: \(wanted.subtracting(keys).sorted()). Name each property exactly as its key."
+    }
+}

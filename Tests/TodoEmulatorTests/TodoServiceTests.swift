@@ -1,0 +1,77 @@
+import XCTest
+import TodoEmulator
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the exchanges do not show one by one: ids across several requests, isolation, HEAD, the fixture itself.
+final class TodoServiceTests: XCTestCase {
+    private func send(_ method: String, _ path: String, _ body: JSONValue? = nil, to emulator: TodoEmulator) -> EmulatorResponse {
+        var request = URLRequest(url: URL(string: String(emulator.baseURL.absoluteString.dropLast()) + path)!)
+        request.httpMethod = method
+        if let body = body {
+            request.httpBody = body.jsonData
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        return emulator.handle(request)
+    }
+
+    func test_publishedTodos_are200WithIds1To200And90Completed() throws {
+        let todos = try TodoExchange.publishedTodos()
+        XCTAssertEqual(todos.count, 200)
+        XCTAssertEqual(todos.compactMap { $0["id"].numberValue }, (1...200).map(Double.init))
+        XCTAssertEqual(todos.filter { $0["completed"] == true }.count, 90)
+        XCTAssertEqual(Set(todos.map { $0.objectValue.map { Set($0.keys) } ?? [] }), [["userId", "id", "title", "completed"]])
+    }
+
+    func test_twoPOSTs_getConsecutiveIDs() throws {
+        let emulator = TodoEmulator(todos: try TodoExchange.publishedTodos())
+        let first = send("POST", "/todos", ["title": "a"], to: emulator)
+        let second = send("POST", "/todos", ["title": "b"], to: emulator)
+        XCTAssertEqual(first.bodyJSON?["id"], 201)
+        XCTAssertEqual(second.bodyJSON?["id"], 202)
+        XCTAssertEqual(emulator.todo(id: 202)?["title"], "b")
+    }
+
+    func test_emptyCollection_firstPOSTGetsID1() {
+        let emulator = TodoEmulator()
+        XCTAssertEqual(send("GET", "/todos", to: emulator).bodyJSON, [])
+        XCTAssertEqual(send("POST", "/todos", ["title": "first"], to: emulator).bodyJSON?["id"], 1)
+    }
+
+    func test_twoEmulators_doNotShareTodos() {
+        let one = TodoEmulator(), other = TodoEmulator()
+        _ = send("POST", "/todos", ["title": "only in one"], to: one)
+        XCTAssertNotEqual(one.baseURL, other.baseURL)
+        XCTAssertEqual(one.todos.count, 1)
+        XCTAssertEqual(other.todos.count, 0)
+    }
+
+    func test_head_isAGETWithoutItsBody() throws {
+        let emulator = TodoEmulator(todos: try TodoExchange.publishedTodos())
+        let head = send("HEAD", "/todos/1", to: emulator)
+        XCTAssertEqual(head.statusCode, 200)
+        XCTAssertTrue(head.body.isEmpty)
+        XCTAssertEqual(head.headers["Content-Length"], send("GET", "/todos/1", to: emulator).headers["Content-Length"])
+    }
+
+    func test_injectedTransportError_reachesTheSessionAsURLError() throws {
+        let emulator = TodoEmulator(todos: try TodoExchange.publishedTodos())
+        emulator.inject(.transportError(.networkConnectionLost))
+        let done = expectation(description: "completion")
+        let box = LockedError()
+        emulator.session.dataTask(with: emulator.baseURL.appendingPathComponent("todos/1")) { _, _, error in
+            box.set(error)
+            done.fulfill()
+        }.resume()
+        wait(for: [done], timeout: 2)
+        XCTAssertEqual((box.get() as? URLError)?.code, .networkConnectionLost)
+    }
+}
+
+final class LockedError {
+    private let lock = NSLock()
+    private var error: Error?
+    func set(_ value: Error?) { lock.lock(); error = value; lock.unlock() }
+    func get() -> Error? { lock.lock(); defer { lock.unlock() }; return error }
+}
