@@ -10,19 +10,22 @@ let lessonsFolder = buildsSolutions ? "Solutions" : "Exercises"
 
 /// The lessons, in course order. A new lesson is a folder in Solutions/, Exercises/ (generated), Tests/ and Fixtures/,
 /// a chapter in LESSONS.md, an entry in lessons.json, and its name here.
-let allLessons = ["Lesson1", "Lesson2", "Lesson3", "Lesson4"]
+let allLessons = ["Lesson1", "Lesson2", "Lesson3", "Lesson4", "Lesson7"]
 
 /// `LAB_LESSONS=Lesson1` builds that lesson (comma-separated: several) and none of the kit's own tests: the `lab`
 /// command's private workspaces use it, so trying a mutant relinks one lesson's tests only.
 let onlyLessons = ProcessInfo.processInfo.environment["LAB_LESSONS"].map { $0.split(separator: ",").map(String.init) }
 let lessons = onlyLessons.map { only in allLessons.filter(only.contains) } ?? allLessons
 
+/// The emulated service a lesson's tests talk to, when it is not Firebase.
+let serviceModules: [String: [Target.Dependency]] = ["Lesson7": ["ChatCaveEmulator"]]
+
 let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
     [
         .target(name: lesson, dependencies: ["LabSupport"], path: "\(lessonsFolder)/\(lesson)"),
         .testTarget(
             name: "\(lesson)Tests",
-            dependencies: [.target(name: lesson), "LabTestSupport", "FirebaseEmulator"],
+            dependencies: [.target(name: lesson), "LabTestSupport", "FirebaseEmulator"] + (serviceModules[lesson] ?? []),
             path: "Tests/\(lesson)Tests"
         ),
     ]
@@ -32,6 +35,7 @@ let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
 let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
     .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "EmulatorTestSupport"], path: "Tests/EmulatorCoreTests"),
     .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator", "EmulatorTestSupport"], path: "Tests/FirebaseEmulatorTests"),
+    .testTarget(name: "ChatCaveEmulatorTests", dependencies: ["ChatCaveEmulator", "EmulatorTestSupport"], path: "Tests/ChatCaveEmulatorTests"),
     .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata", "EmulatorTestSupport"], path: "Tests/LabKitTests"),
     // LAB_SOLUTIONS: against the solutions every board feature must work; against Exercises/ a stub may be named instead.
     .testTarget(name: "BoardTests", dependencies: ["BoardKit", "Lesson1", "Lesson4", "LabSupport", "FirebaseEmulator"],
@@ -65,6 +69,8 @@ let package = Package(
         .target(name: "EmulatorTestSupport", dependencies: ["EmulatorCore"], path: "Sources/EmulatorTestSupport"),
         // An in-memory Firebase Realtime Database with the real REST semantics: the first service on the core.
         .target(name: "FirebaseEmulator", dependencies: ["EmulatorCore"], path: "Sources/FirebaseEmulator"),
+        // The ChatCave chat API (Lesson 7): rooms, chatters and messages behind HTTP Basic auth.
+        .target(name: "ChatCaveEmulator", dependencies: ["EmulatorCore"], path: "Sources/ChatCaveEmulator"),
         // lessons.json (lessons, exercises, points, hints) and the results-file format: read by tests and tools alike.
         .target(name: "LabMetadata", path: "Sources/LabMetadata"),
         // XCTest helpers shared by the lesson suites: waiting, "not started" reporting, fixtures, results files.
