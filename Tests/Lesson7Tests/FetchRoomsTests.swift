@@ -113,6 +113,9 @@ final class FetchRoomsTests: Lesson7TestCase {
     static func wrongAuthorization(_ request: RecordedRequest, for credentials: Credentials) -> String? {
         let expected = "\(credentials.user):\(credentials.password)"
         guard let header = request.header("Authorization") else {
+            if request.url.user != nil {
+                return "\(request.summary) carries the credentials in the URL (\(request.url.absoluteString)) and no Authorization header. They belong in the header only: `Authorization: Basic <base64 of \"\(expected)\">`, set on the URLRequest."
+            }
             return "\(request.summary) has no Authorization header. Every request carries `Authorization: Basic <base64 of \"\(expected)\">`; set it on the URLRequest (a session's headers do not reach the tests)."
         }
         let parts = header.split(separator: " ", maxSplits: 1).map(String.init)

@@ -95,6 +95,8 @@ class Lesson7TestCase: LabTestCase {
                 why += " The emulator refused \(refused.method) \(refused.path) with \(refused.response.statusCode)"
                 why += refused.response.bodyJSON?.objectValue?["error"]?.stringValue.map { ": \"\($0)\"." } ?? "."
                 if refused.response.statusCode == 401 { why += " Every request needs `Authorization: Basic <base64 of user:password>` (§7.2)." }
+            } else if case .decoding = error, let empty = emulator.requests.last(where: { $0.response.statusCode == 204 }) {
+                why += " The server answered \(empty.summary): 204 No Content has no body, so there is nothing to decode — check the status, then call success()."
             } else if case .decoding(let decoding) = error {
                 why += " The server answered 2xx, but decoding failed: \(Self.explain(decoding))"
             } else {
