@@ -144,15 +144,14 @@ final class CancelRequestTests: Lesson7TestCase {
             { ("fetchNewMessages", try self.startHeld(Self.fetchNewMessages) { log in service.fetchNewMessages(inRoom: 1, success: { _ in log.success(()) }, failure: log.failure) }) },
             { ("postMessage", try self.startHeld(Self.postMessage) { log in service.postMessage("Hi", inRoom: 1, success: { _ in log.success(()) }, failure: log.failure) }) },
         ]
-        var notCancelled: [String] = []
-        var calledAnyway: [String] = []
-        for start in calls {
-            let (name, call) = try start()
-            try cancel(call.id)
-            if !wasCancelled(call.index) { notCancelled.append(name) }
-            settle()
-            if !call.log.calls.isEmpty { calledAnyway.append(name) }
-        }
+        // All in flight at once, so a mistake costs one wait, not one per call.
+        var started: [(String, InFlight<RequestID, Void>)] = []
+        for start in calls { started.append(try start()) }
+        for (_, call) in started { try cancel(call.id) }
+        _ = eventually { started.allSatisfy { emulator.requests[$0.1.index].wasCancelled } }
+        let notCancelled = started.filter { !emulator.requests[$0.1.index].wasCancelled }.map(\.0)
+        settle()
+        let calledAnyway = started.filter { !$0.1.log.calls.isEmpty }.map(\.0)
         XCTAssertTrue(notCancelled.isEmpty && calledAnyway.isEmpty, """
             cancelRequest must work for every call the service makes. Not cancelled: \(notCancelled); a closure \
             called after cancelling: \(calledAnyway). Send every call through the code that keeps its task under \

@@ -33,7 +33,7 @@ class Lesson7TestCase: LabTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        let clock = StepClock(start: Self.clockStart)
+        let clock = SteppingClock(start: Self.clockStart)
         emulator = ChatCaveEmulator(clock: clock.next)
         emulator.latency = Self.latency
         service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: Self.ada)
@@ -185,22 +185,6 @@ class Lesson7TestCase: LabTestCase {
             Every path through the completion handler must call `success` or `failure` — check each `return` and \
             `guard … else`. See \(exercise.reference).
             """
-    }
-}
-
-/// `start`, then a minute later at every reading: the times the emulator gives rooms and messages.
-final class StepClock {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(start: Date) { current = start }
-
-    func next() -> Date {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = current
-        current += 60
-        return now
     }
 }
 

@@ -57,26 +57,6 @@ struct RecordedSession {
     }
 }
 
-/// `start`, `start + step`, … — one reading per room or message the server makes.
-final class SteppingClock {
-    private let lock = NSLock()
-    private var current: Date
-    private let step: TimeInterval
-
-    init(start: Date, step: TimeInterval) {
-        current = start
-        self.step = step
-    }
-
-    func next() -> Date {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = current
-        current += step
-        return now
-    }
-}
-
 extension JSONValue {
     subscript(key: String) -> JSONValue? { objectValue?[key] }
 }
