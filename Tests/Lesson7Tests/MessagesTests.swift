@@ -158,6 +158,20 @@ final class MessagesTests: Lesson7TestCase {
             """)
     }
 
+    func test_fetchNewMessages_afterPosting_missesNothing() throws {
+        seedConversation()
+        _ = try requireSuccess(try poll(2, setup: "polling after posting"), of: Self.fetchNewMessages, setup: "polling after posting")
+        emulator.seedMessage("Grace was faster", in: 2, from: "grace")
+        _ = try requireSuccess(try postMessage("Hello from Swift", in: 2), of: Self.postMessage)
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(2), of: Self.fetchNewMessages)
+        XCTAssertEqual(fetched.map(\.id), [4, 5], """
+            Room 2 was polled (message 2 seen), then grace posted message 4 and ada posted message 5 with \
+            postMessage; the next poll sent \(summary) and gave \(fetched.map(\.id)). Posting does not count as \
+            seeing: the poll must bring 4 and 5. See LESSONS.md §7.5.
+            """)
+    }
+
     func test_postMessage_notJoined_isServerError403() throws {
         seedConversation()
         let outcome = try postMessage("Let me in", in: 1)

@@ -56,6 +56,18 @@ final class RoomMembershipTests: Lesson7TestCase {
             """)
     }
 
+    func test_createRoom_nameWithQuotesAndAccents_arrivesIntact() throws {
+        let name = "Ada's \"Swift\" café ☕️ \\o/"
+        _ = try createRoom(named: name)
+        let stored = emulator.rooms.last?.name
+        XCTAssertEqual(stored, name, """
+            createRoom(named: \(name.debugDescription)) sent \(summary) and made \
+            \(stored.map { "a room named \($0.debugDescription)" } ?? "no room"). \
+            Let JSONEncoder write the body: JSON built by string interpolation breaks on quotes and backslashes. \
+            See LESSONS.md §7.4.
+            """)
+    }
+
     // MARK: joinRoom
 
     func test_joinRoom_PUTsYourselfAtYourChatterURL() throws {
@@ -66,6 +78,18 @@ final class RoomMembershipTests: Lesson7TestCase {
             joinRoom(id: 2) sent \(request.summary). The client knows both ids — the room's and its own user's — so it \
             PUTs itself at that exact URL: PUT <baseURL>/rooms/2/chatters/ada (PUT again changes nothing; a POST would \
             ask the server to make something new). See LESSONS.md §7.4.
+            """)
+    }
+
+    func test_joinRoom_signedInAsAnotherUser_PUTsThatUser() throws {
+        seedTwoRooms()
+        service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session,
+                                  credentials: Credentials(user: "grace", password: "hopper"))
+        _ = try joinRoom(1)
+        let request = try onlyRequest(from: Self.joinRoom)
+        XCTAssertEqual(request.path, "/rooms/1/chatters/grace", """
+            Signed in as grace, joinRoom(id: 1) sent \(request.summary). The user id in the URL is the signed-in \
+            user's, `credentials.user` — not a fixed name. See LESSONS.md §7.4.
             """)
     }
 
