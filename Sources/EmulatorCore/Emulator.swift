@@ -9,6 +9,8 @@ import FoundationNetworking
 /// tests read the log and the state.
 ///
 /// Like SwiftNIO's EmbeddedChannel, `handle(_:)` drives the same core synchronously without URLSession.
+/// For cancellation tests, `holdResponses()` keeps answers in flight until `releaseHeldResponses()`, and a request
+/// whose client cancelled (or left) before its answer was delivered is logged with `wasCancelled`.
 public final class Emulator<Service: EmulatedService> {
     /// Unique per instance: `https://lab-<8 hex>.<Service.hostDomain>/`.
     public let baseURL: URL

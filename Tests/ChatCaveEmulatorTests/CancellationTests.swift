@@ -60,6 +60,19 @@ final class CancellationTests: XCTestCase {
         XCTAssertTrue(eventually { answered.value }, "Expected the held answer once released")
     }
 
+    func test_cancelledWhileHeld_overASocket_isMarkedCancelled() throws {
+        let emulator = ChatCaveEmulator()
+        let server = try serve(emulator)
+        let client = URLSession(configuration: .ephemeral)
+        defer { client.invalidateAndCancel() }
+        emulator.holdResponses()
+        let task = client.dataTask(with: roomsRequest(server.baseURL))
+        task.resume()
+        XCTAssertTrue(eventually { emulator.requests.count == 1 }, "Expected the held request to reach the emulator")
+        task.cancel()
+        XCTAssertTrue(eventually { emulator.requests.first?.wasCancelled == true }, "Expected the log to mark the abandoned request")
+    }
+
     func test_serverStoppedWhileHeld_marksTheRequestNeverAnswered() throws {
         let emulator = ChatCaveEmulator()
         let server = try serve(emulator)

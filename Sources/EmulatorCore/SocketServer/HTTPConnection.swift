@@ -106,13 +106,15 @@ final class HTTPConnection {
         }
     }
 
-    /// Waits while the emulator holds answers, then for the latency; false when the server stopped meanwhile.
+    /// Waits while the emulator holds answers, then for the latency; false when the server stopped meanwhile, or the
+    /// client left while its answer was held (checked every 50 ms, so a test sees the request abandoned). Under
+    /// latency alone the answer is sent regardless: a client that only half-closed still reads it.
     private func awaitDelivery(of processed: Processed) -> Bool {
         if let gate = processed.gate {
             let opened = DispatchSemaphore(value: 0)
             gate.whenOpen { opened.signal() }
             while opened.wait(timeout: .now() + 0.05) == .timedOut {
-                if isStopping { return false }
+                if isStopping || socket.peerHasClosed { return false }
             }
         }
         return processed.latency <= 0 || stopSignal.wait(timeout: .now() + processed.latency) != .success
