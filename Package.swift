@@ -10,7 +10,7 @@ let lessonsFolder = buildsSolutions ? "Solutions" : "Exercises"
 
 /// The lessons, in course order. A new lesson is a folder in Solutions/, Exercises/ (generated), Tests/ and Fixtures/,
 /// a chapter in LESSONS.md, an entry in lessons.json, and its name here.
-let allLessons = ["Lesson1", "Lesson2", "Lesson3", "Lesson4", "Lesson5", "Lesson6"]
+let allLessons = ["Lesson1", "Lesson2", "Lesson3", "Lesson4", "Lesson5", "Lesson6", "Lesson7"]
 
 /// `LAB_LESSONS=Lesson1` builds that lesson (comma-separated: several) and none of the kit's own tests: the `lab`
 /// command's private workspaces use it, so trying a mutant relinks one lesson's tests only.
@@ -18,7 +18,7 @@ let onlyLessons = ProcessInfo.processInfo.environment["LAB_LESSONS"].map { $0.sp
 let lessons = onlyLessons.map { only in allLessons.filter(only.contains) } ?? allLessons
 
 /// The emulated service a lesson's tests need besides Firebase (the lessons themselves depend on LabSupport only).
-let serviceOf: [String: [Target.Dependency]] = ["Lesson6": ["TodoEmulator"]]
+let serviceOf: [String: [Target.Dependency]] = ["Lesson6": ["TodoEmulator"], "Lesson7": ["ChatCaveEmulator"]]
 
 let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
     [
@@ -36,6 +36,7 @@ let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
     .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "EmulatorTestSupport"], path: "Tests/EmulatorCoreTests"),
     .testTarget(name: "TodoEmulatorTests", dependencies: ["TodoEmulator", "EmulatorTestSupport"], path: "Tests/TodoEmulatorTests"),
     .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator", "EmulatorTestSupport"], path: "Tests/FirebaseEmulatorTests"),
+    .testTarget(name: "ChatCaveEmulatorTests", dependencies: ["ChatCaveEmulator", "EmulatorTestSupport"], path: "Tests/ChatCaveEmulatorTests"),
     .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata", "EmulatorTestSupport"], path: "Tests/LabKitTests"),
     // LAB_SOLUTIONS: against the solutions every board feature must work; against Exercises/ a stub may be named instead.
     .testTarget(name: "BoardTests", dependencies: ["BoardKit", "Lesson1", "Lesson4", "LabSupport", "FirebaseEmulator"],
@@ -72,6 +73,8 @@ let package = Package(
         .target(name: "FirebaseEmulator", dependencies: ["EmulatorCore"], path: "Sources/FirebaseEmulator"),
         // A JSONPlaceholder-style `/todos` API with json-server's semantics (Lesson 6): the second service on the core.
         .target(name: "TodoEmulator", dependencies: ["EmulatorCore"], path: "Sources/TodoEmulator"),
+        // The ChatCave chat API (Lesson 7): rooms, chatters and messages behind HTTP Basic auth.
+        .target(name: "ChatCaveEmulator", dependencies: ["EmulatorCore"], path: "Sources/ChatCaveEmulator"),
         // lessons.json (lessons, exercises, points, hints) and the results-file format: read by tests and tools alike.
         .target(name: "LabMetadata", path: "Sources/LabMetadata"),
         // XCTest helpers shared by the lesson suites: waiting, "not started" reporting, fixtures, results files.

@@ -9,6 +9,8 @@ import FoundationNetworking
 /// tests read the log and the state.
 ///
 /// Like SwiftNIO's EmbeddedChannel, `handle(_:)` drives the same core synchronously without URLSession.
+/// For cancellation tests, `holdResponses()` keeps answers in flight until `releaseHeldResponses()`, and a request
+/// whose client cancelled (or left) before its answer was delivered is logged with `wasCancelled`.
 public final class Emulator<Service: EmulatedService> {
     /// Unique per instance: `https://lab-<8 hex>.<Service.hostDomain>/`.
     public let baseURL: URL
@@ -22,6 +24,10 @@ public final class Emulator<Service: EmulatedService> {
     private var faults: [Fault] = []
     private var delay: TimeInterval = 0
     private var logLimit: Int?
+    /// Numbers the log's entries, so a transport can mark one as cancelled after the log was trimmed.
+    private var received = 0
+    /// Set while answers are held (`holdResponses()`).
+    private var gate: ResponseGate?
 
     public init(_ service: Service) {
         self.service = service
@@ -68,6 +74,22 @@ public final class Emulator<Service: EmulatedService> {
         set { locked { logLimit = newValue.map { max(1, $0) } } }
     }
 
+    /// From now on, answers (to requests over either transport) wait until `releaseHeldResponses()`: a test can keep a
+    /// request in flight — and cancel it — with no timing luck. The service has already answered (and changed its
+    /// state); only the delivery waits.
+    public func holdResponses() {
+        locked { gate = gate ?? ResponseGate() }
+    }
+
+    /// Delivers every held answer (those not cancelled meanwhile) and stops holding.
+    public func releaseHeldResponses() {
+        let released = locked { () -> ResponseGate? in
+            defer { gate = nil }
+            return gate
+        }
+        released?.open()
+    }
+
     /// Faults injected but not yet used.
     public var pendingFaults: [Fault] { locked { faults } }
 
@@ -108,6 +130,8 @@ public final class Emulator<Service: EmulatedService> {
 /// How a transport reaches an emulator without knowing its service.
 protocol RequestProcessing: AnyObject {
     func process(_ request: ServiceRequest, over transport: Transport) -> Processed
+    /// The client went away before the answer to request `number` was delivered.
+    func noteCancelled(_ number: Int)
 }
 
 /// The two ways a request arrives; only a socket can carry a stream.
@@ -116,10 +140,13 @@ enum Transport {
     case socket
 }
 
-/// A service's answer with the latency to apply before delivering it.
+/// A service's answer with the latency to apply before delivering it, and the gate that holds it (if any).
 struct Processed {
     let reply: ServiceReply
     let latency: TimeInterval
+    let gate: ResponseGate?
+    /// The log entry's number, for `noteCancelled`.
+    let number: Int
 }
 
 extension Emulator: RequestProcessing {
@@ -136,9 +163,16 @@ extension Emulator: RequestProcessing {
                 stream.cancel()
                 reply = .response(service.errorResponse(status: 406, message: Self.streamingRefusal))
             }
-            log.append(RecordedRequest(request, response: reply.logged))
+            received += 1
+            log.append(RecordedRequest(request, response: reply.logged, number: received))
             if let limit = logLimit, log.count >= 2 * limit { log.removeFirst(log.count - limit) }  // amortised: rarely
-            return Processed(reply: reply, latency: delay)
+            return Processed(reply: reply, latency: delay, gate: gate, number: received)
+        }
+    }
+
+    func noteCancelled(_ number: Int) {
+        locked {
+            if let index = log.lastIndex(where: { $0.number == number }) { log[index].wasCancelled = true }
         }
     }
 

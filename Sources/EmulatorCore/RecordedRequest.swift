@@ -26,8 +26,13 @@ public struct RecordedRequest {
     public let receivedAt: Date
     /// What the emulator answered; for a transport fault, status 0 and the error.
     public let response: EmulatorResponse
+    /// The client cancelled the task (or left) before `response` was delivered: the service answered — and changed
+    /// its state — but the client never received it.
+    public internal(set) var wasCancelled = false
+    /// The entry's number in its emulator's log (0 for stray requests).
+    let number: Int
 
-    init(_ request: ServiceRequest, response: EmulatorResponse) {
+    init(_ request: ServiceRequest, response: EmulatorResponse, number: Int = 0) {
         method = request.method
         httpMethod = request.httpMethod
         url = request.url
@@ -39,6 +44,7 @@ public struct RecordedRequest {
         uploadBodyHidden = request.uploadBodyHidden
         receivedAt = request.receivedAt
         self.response = response
+        self.number = number
     }
 
     /// The body as JSON; nil when there is none or it is not valid JSON.
@@ -65,7 +71,9 @@ public struct RecordedRequest {
         } else if uploadBodyHidden {
             line += "  body: sent by an upload task, which a URLProtocol cannot see"
         }
-        if let error = response.transportError {
+        if wasCancelled {
+            line += "  -> cancelled by the client before the \(response.statusCode) answer arrived"
+        } else if let error = response.transportError {
             line += "  -> transport error URLError(\(error.code.rawValue))"
         } else {
             line += "  -> \(response.statusCode)"

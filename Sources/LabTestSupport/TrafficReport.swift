@@ -13,10 +13,11 @@ public struct TrafficReport {
     /// Requests through the emulator's session to a host that is not the emulator's (e.g. the real Firebase URL).
     public let toOtherHost: [RecordedRequest]
 
+    /// Any service's emulator: Firebase's, or another lesson's (stray requests are counted across all of them).
     public init<Service>(_ emulator: Emulator<Service>) {
         received = emulator.requests
         viaOtherSession = SessionTripwire.requests
-        toOtherHost = Emulator<Service>.strayRequests  // one registry for every service: any stray counts
+        toOtherHost = Emulator<Service>.strayRequests
     }
 
     /// Explains what went wrong with where the requests were sent, or nil when nothing did.

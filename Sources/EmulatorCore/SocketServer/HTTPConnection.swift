@@ -82,7 +82,8 @@ final class HTTPConnection {
         }
         let request = ServiceRequest(method: head.method, url: url, headers: head.headerDictionary, body: body)
         let processed = emulator.process(request, over: .socket)
-        if processed.latency > 0 && stopSignal.wait(timeout: .now() + processed.latency) == .success {
+        if !awaitDelivery(of: processed) {
+            emulator.noteCancelled(processed.number)
             return false  // stopped while waiting
         }
         let keepAlive = head.wantsKeepAlive
@@ -99,10 +100,28 @@ final class HTTPConnection {
                                                framing: .contentLength(length), keepAlive: keepAlive)
             if !isHead { bytes.append(response.body) }
             report(head, status: response.statusCode, started: started)  // before: a client that got its answer sees the line
-            return socket.sendAll(bytes) && keepAlive
+            guard socket.sendAll(bytes) else {
+                emulator.noteCancelled(processed.number)  // the client left before its answer
+                return false
+            }
+            return keepAlive
         case .stream(let stream):
             return serve(stream, to: head, keepAlive: keepAlive, started: started)
         }
+    }
+
+    /// Waits while the emulator holds answers, then for the latency; false when the server stopped meanwhile, or the
+    /// client left while its answer was held (checked every 50 ms, so a test sees the request abandoned). Under
+    /// latency alone the answer is sent regardless: a client that only half-closed still reads it.
+    private func awaitDelivery(of processed: Processed) -> Bool {
+        if let gate = processed.gate {
+            let opened = DispatchSemaphore(value: 0)
+            gate.whenOpen { opened.signal() }
+            while opened.wait(timeout: .now() + 0.05) == .timedOut {
+                if isStopping || socket.peerHasClosed { return false }
+            }
+        }
+        return processed.latency <= 0 || stopSignal.wait(timeout: .now() + processed.latency) != .success
     }
 
     /// The body as framed by Transfer-Encoding or Content-Length, after `100 Continue` when the client waits for it.

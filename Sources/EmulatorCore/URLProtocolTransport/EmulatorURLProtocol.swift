@@ -11,6 +11,8 @@ public final class EmulatorURLProtocol: URLProtocol {
     private let lock = NSLock()
     private var pendingDelivery: DispatchWorkItem?
     private var isDone = false
+    /// The emulator and log entry of the answer not yet delivered, to mark it cancelled if the task is.
+    private var answering: (emulator: RequestProcessing, number: Int)?
 
     /// Every http(s) request: the session is emulator-only, so nothing may fall through to the network.
     override public class func canInit(with request: URLRequest) -> Bool {
@@ -30,11 +32,17 @@ public final class EmulatorURLProtocol: URLProtocol {
         }
         let processed = emulator.process(incoming, over: .inProcess)
         let response = processed.reply.logged  // the core turns a stream into a refusal for this transport
-        let latency = processed.latency
-        guard latency > 0 else {
-            finish(with: response)
-            return
-        }
+        lock.lock()
+        let cancelledMeanwhile = isDone
+        if !cancelledMeanwhile { answering = (emulator, processed.number) }
+        lock.unlock()
+        if cancelledMeanwhile { return emulator.noteCancelled(processed.number) }
+        guard let gate = processed.gate else { return deliver(response, after: processed.latency) }
+        gate.whenOpen { [weak self] in self?.deliver(response, after: processed.latency) }
+    }
+
+    private func deliver(_ response: EmulatorResponse, after latency: TimeInterval) {
+        guard latency > 0 else { return finish(with: response) }
         // An async delay rather than sleeping on the session's queue, so `task.cancel()` can stop it.
         let delivery = DispatchWorkItem { [weak self] in self?.finish(with: response) }
         lock.lock()
@@ -46,10 +54,13 @@ public final class EmulatorURLProtocol: URLProtocol {
     /// Called on cancel (URLSession then reports URLError.cancelled itself) and after finishing.
     override public func stopLoading() {
         lock.lock()
+        let cancelled = isDone ? nil : answering
         isDone = true
         pendingDelivery?.cancel()
         pendingDelivery = nil
+        answering = nil
         lock.unlock()
+        if let (emulator, number) = cancelled { emulator.noteCancelled(number) }
     }
 
     private func finish(with response: EmulatorResponse) {
@@ -57,6 +68,7 @@ public final class EmulatorURLProtocol: URLProtocol {
         let alreadyDone = isDone
         isDone = true
         pendingDelivery = nil
+        answering = nil
         lock.unlock()
         guard !alreadyDone, let client = client else { return }
 

@@ -1,0 +1,161 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+import ChatCaveEmulator
+import LabSupport
+import LabTestSupport
+import Lesson7
+
+/// Exercise 7.6: `cancelRequest(_:)` cancels the task of that call — the emulator sees it abandoned — and
+/// afterwards neither of its closures is called; other calls go on. No timing luck: the emulator holds every
+/// answer until the test releases it, so a request is always still in flight when it is cancelled.
+final class CancelRequestTests: Lesson7TestCase {
+    let exercise = Lesson7TestCase.cancelRequest
+
+    /// A call in flight: its id, its closures' log, and its entry in the emulator's log.
+    struct InFlight<ID, Value> {
+        let id: ID
+        let log: CallLog<Value>
+        let index: Int
+    }
+
+    /// Starts a call while answers are held and waits until its request reached the emulator.
+    func startHeld<ID, Value>(_ call: Exercise, file: StaticString = #filePath, line: UInt = #line,
+                              _ start: (CallLog<Value>) -> ID) throws -> InFlight<ID, Value> {
+        emulator.holdResponses()
+        let index = emulator.requests.count
+        let log = CallLog<Value>()
+        let id = start(log)
+        _ = eventually { emulator.requests.count > index || !StubLog.recorded.isEmpty || !log.calls.isEmpty }
+        if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }
+        guard emulator.requests.count > index else {
+            throw fail("""
+                setup: cancelling needs a request in flight, and \(call.function) sent none within 2 s \
+                \(log.calls.first.map { "(it called \($0.outcome.described) instead)" } ?? "(is its task resumed?)"). \
+                See \(call.reference).
+                """, file: file, line: line)
+        }
+        return InFlight(id: id, log: log, index: index)
+    }
+
+    func startFetchRooms() throws -> InFlight<RequestID, [Room]> {
+        let service = self.service!
+        return try startHeld(Self.fetchRooms) { log in service.fetchRooms(success: log.success, failure: log.failure) }
+    }
+
+    func cancel(_ id: RequestID, file: StaticString = #filePath, line: UInt = #line) throws {
+        service.cancelRequest(id)
+        if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }
+    }
+
+    func wasCancelled(_ index: Int, waiting: TimeInterval = 2) -> Bool {
+        eventually(within: waiting) { emulator.requests[index].wasCancelled }
+    }
+
+    /// Releases the held answers, then lets everything already on its way to a closure arrive: a request of the
+    /// test's own through the same session (its answer comes after any earlier one), then the main queue.
+    func settle() {
+        emulator.releaseHeldResponses()
+        var request = URLRequest(url: emulator.baseURL.appendingPathComponent("rooms"))
+        request.setValue("Basic " + Data("ada:lovelace".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        let done = CallLog<Void>()
+        emulator.session.dataTask(with: request) { _, _, _ in done.success(()) }.resume()
+        _ = eventually { !done.calls.isEmpty }
+        _ = eventually(within: 0.05) { false }
+    }
+
+    // MARK: Tests
+
+    func test_cancelRequest_cancelsTheTask() throws {
+        let call = try startFetchRooms()
+        try cancel(call.id)
+        XCTAssertTrue(wasCancelled(call.index), """
+            After cancelRequest, the emulator still held fetchRooms' request open: its task was not cancelled \
+            (\(emulator.requests[call.index].summary)). Keep each call's URLSessionTask under its id and call \
+            `cancel()` on it — forgetting the closures alone leaves the request running. See LESSONS.md §7.6.
+            """)
+    }
+
+    func test_cancelRequest_thenNeitherClosureIsCalled() throws {
+        let call = try startFetchRooms()
+        try cancel(call.id)
+        _ = wasCancelled(call.index)
+        settle()
+        if let first = call.log.calls.first {
+            XCTFail("""
+                After cancelRequest, fetchRooms still called \(first.outcome.described). A cancelled call's caller \
+                hears nothing more — not even failure with URLError.cancelled: in the completion handler, return \
+                without calling a closure when the call was cancelled. See LESSONS.md §7.6.
+                """)
+        }
+    }
+
+    func test_cancelRequest_cancelsOnlyThatRequest() throws {
+        let first = try startFetchRooms()
+        let middle = try startFetchRooms()
+        let last = try startFetchRooms()
+        try cancel(middle.id)
+        _ = wasCancelled(middle.index)
+        settle()
+        let cancelled = [first, middle, last].map { emulator.requests[$0.index].wasCancelled }
+        let answered = [first, last].map { call -> Bool in
+            if case .success? = call.log.calls.first?.outcome { return true }
+            return false
+        }
+        XCTAssertTrue(cancelled == [false, true, false] && answered == [true, true], """
+            Three fetchRooms calls were in flight and the middle one was cancelled. Cancelled tasks: \
+            first \(cancelled[0]), middle \(cancelled[1]), last \(cancelled[2]); the first and last calls \
+            \(answered == [true, true] ? "succeeded" : "did not both succeed (\(first.log.calls.map(\.outcome.described)), \(last.log.calls.map(\.outcome.described)))"). \
+            cancelRequest cancels the task of that id only — each call needs its own id, and the others go on. \
+            See LESSONS.md §7.6.
+            """)
+    }
+
+    func test_cancelRequest_ofAFinishedCall_changesNothing() throws {
+        var finishedID: RequestID?
+        let service = self.service!
+        let outcome: Outcome<[Room]> = try call(Self.fetchRooms, setup: "cancelling a finished call") { log in
+            finishedID = service.fetchRooms(success: log.success, failure: log.failure)
+        }
+        _ = try requireSuccess(outcome, of: Self.fetchRooms, setup: "cancelling a finished call")
+        let running = try startFetchRooms()
+        try cancel(try XCTUnwrap(finishedID))
+        let hit = wasCancelled(running.index, waiting: 0.2)
+        settle()
+        XCTAssertFalse(hit, """
+            cancelRequest with the id of a call that had already finished cancelled another call in flight \
+            (\(emulator.requests[running.index].summary)). A finished call's task is done: forget it when it \
+            finishes, so its id cancels nothing. See LESSONS.md §7.6.
+            """)
+    }
+
+    func test_cancelRequest_worksForEveryKindOfCall() throws {
+        emulator.seedRoom(named: "Swift", by: "ada", chatters: ["ada"])
+        emulator.seedMessage("Hi", in: 1, from: "ada")
+        let service = self.service!
+        typealias Start = () throws -> (String, InFlight<RequestID, Void>)
+        let calls: [Start] = [
+            { ("createRoom", try self.startHeld(Self.createRoom) { log in service.createRoom(named: "New", success: { _ in log.success(()) }, failure: log.failure) }) },
+            { ("joinRoom", try self.startHeld(Self.joinRoom) { log in service.joinRoom(id: 1, success: { log.success(()) }, failure: log.failure) }) },
+            { ("leaveRoom", try self.startHeld(Self.leaveRoom) { log in service.leaveRoom(id: 1, success: { log.success(()) }, failure: log.failure) }) },
+            { ("fetchMessages", try self.startHeld(Self.fetchMessages) { log in service.fetchMessages(inRoom: 1, success: { _ in log.success(()) }, failure: log.failure) }) },
+            { ("fetchNewMessages", try self.startHeld(Self.fetchNewMessages) { log in service.fetchNewMessages(inRoom: 1, success: { _ in log.success(()) }, failure: log.failure) }) },
+            { ("postMessage", try self.startHeld(Self.postMessage) { log in service.postMessage("Hi", inRoom: 1, success: { _ in log.success(()) }, failure: log.failure) }) },
+        ]
+        // All in flight at once, so a mistake costs one wait, not one per call.
+        var started: [(String, InFlight<RequestID, Void>)] = []
+        for start in calls { started.append(try start()) }
+        for (_, call) in started { try cancel(call.id) }
+        _ = eventually { started.allSatisfy { emulator.requests[$0.1.index].wasCancelled } }
+        let notCancelled = started.filter { !emulator.requests[$0.1.index].wasCancelled }.map(\.0)
+        settle()
+        let calledAnyway = started.filter { !$0.1.log.calls.isEmpty }.map(\.0)
+        XCTAssertTrue(notCancelled.isEmpty && calledAnyway.isEmpty, """
+            cancelRequest must work for every call the service makes. Not cancelled: \(notCancelled); a closure \
+            called after cancelling: \(calledAnyway). Send every call through the code that keeps its task under \
+            its id. See LESSONS.md §7.6.
+            """)
+    }
+}

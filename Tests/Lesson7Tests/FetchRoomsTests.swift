@@ -1,0 +1,133 @@
+import Foundation
+import XCTest
+import ChatCaveEmulator
+import LabTestSupport
+import Lesson7
+
+/// Exercise 7.3: `fetchRooms(success:failure:)` — a signed-in GET of /rooms, decoded into `[Room]`, every outcome
+/// mapped to exactly one closure; a 401 is `.unauthorized`, never a success or a decoding error.
+final class FetchRoomsTests: Lesson7TestCase {
+    let exercise = Lesson7TestCase.fetchRooms
+
+    func fetchRooms(with service: ChatCaveService? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Outcome<[Room]> {
+        let service = service ?? self.service!
+        return try call(exercise, file: file, line: line) { log in
+            service.fetchRooms(success: log.success, failure: log.failure)
+        }
+    }
+
+    // MARK: The request
+
+    func test_fetchRooms_sendsOneGETOfRooms() throws {
+        _ = try fetchRooms()
+        let request = try onlyRequest(from: exercise)
+        XCTAssertTrue(request.method == "GET" && request.path == "/rooms", """
+            fetchRooms sent \(request.summary). The rooms are the collection at <baseURL>/rooms, and reading it is a \
+            GET. See LESSONS.md §7.3.
+            """)
+    }
+
+    func test_fetchRooms_signsInWithBasicAuthorization() throws {
+        _ = try fetchRooms()
+        let request = try onlyRequest(from: exercise)
+        if let wrong = Self.wrongAuthorization(request, for: Self.ada) { XCTFail("fetchRooms: \(wrong) See LESSONS.md §7.2.") }
+    }
+
+    func test_fetchRooms_keepsTheCredentialsOutOfTheURL() throws {
+        _ = try fetchRooms()
+        let request = try onlyRequest(from: exercise)
+        XCTAssertTrue(request.url.user == nil && request.url.password == nil && !request.url.absoluteString.contains("lovelace"), """
+            fetchRooms put the credentials in the URL (\(request.url.absoluteString)). URLs end up in logs, caches and \
+            histories; credentials go in the Authorization header only. See LESSONS.md §7.2.
+            """)
+    }
+
+    // MARK: The rooms
+
+    func test_fetchRooms_givesTheRoomsAsModelValues_inTheServersOrder() throws {
+        let rooms = seedTwoRooms()
+        let fetched = try requireSuccess(try fetchRooms(), of: exercise)
+        XCTAssertEqual(fetched, Self.model(rooms), """
+            fetchRooms gave \(fetched); the server holds \(Self.model(rooms)) (every field: id, name, createdBy, \
+            createdAt), in that order. Decode the answer as [Room] and pass it on as it is. See LESSONS.md §7.3.
+            """)
+    }
+
+    func test_fetchRooms_noRooms_givesAnEmptyList() throws {
+        let fetched = try requireSuccess(try fetchRooms(), of: exercise)
+        XCTAssertEqual(fetched, [], "With no rooms on the server, fetchRooms should give []; it gave \(fetched). See LESSONS.md §7.3.")
+    }
+
+    // MARK: Failures
+
+    func test_fetchRooms_wrongPassword_isUnauthorized() throws {
+        let wrong = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session,
+                                    credentials: Credentials(user: "ada", password: "babbage"))
+        let outcome = try fetchRooms(with: wrong)
+        guard case .failure(.unauthorized) = outcome else {
+            return XCTFail("""
+                With a wrong password the server answers 401 (\(summary)); fetchRooms called \(outcome.described). \
+                A 401 is not a success and not a decoding problem: check the status before decoding and call \
+                failure(.unauthorized). See LESSONS.md §7.2.
+                """)
+        }
+    }
+
+    func test_fetchRooms_serverError_isServerWithStatusAndBody() throws {
+        emulator.inject(.httpError(status: 500, message: "the chat server is down"))
+        let outcome = try fetchRooms()
+        guard case .failure(.server(500, let body)) = outcome, body.contains("the chat server is down") else {
+            return XCTFail("""
+                The server answered 500 with {"error": "the chat server is down"}; fetchRooms called \
+                \(outcome.described). A status outside 200...299 (other than 401) is failure(.server(statusCode:body:)) \
+                with the body as text. See LESSONS.md §7.2.
+                """)
+        }
+    }
+
+    func test_fetchRooms_transportError_isTransport() throws {
+        emulator.inject(.transportError(.networkConnectionLost))
+        let outcome = try fetchRooms()
+        guard case .failure(.transport(let error)) = outcome, (error as? URLError)?.code == .networkConnectionLost else {
+            return XCTFail("""
+                The connection was lost (URLError.networkConnectionLost, no answer at all); fetchRooms called \
+                \(outcome.described). Pass URLSession's error on as failure(.transport(error)). See LESSONS.md §7.2.
+                """)
+        }
+    }
+
+    func test_fetchRooms_answerThatDoesNotDecode_isDecoding() throws {
+        emulator.inject(.malformedBody("[{\"id\": \"one\"}]"))
+        let outcome = try fetchRooms()
+        guard case .failure(.decoding) = outcome else {
+            return XCTFail("""
+                The server answered 200 with [{"id": "one"}], which is no [Room]; fetchRooms called \
+                \(outcome.described). A body that does not decode is failure(.decoding(error)). See LESSONS.md §7.2.
+                """)
+        }
+    }
+
+    // MARK: Checks every exercise shares
+
+    /// What is wrong with `request`'s Authorization for `credentials`, or nil.
+    static func wrongAuthorization(_ request: RecordedRequest, for credentials: Credentials) -> String? {
+        let expected = "\(credentials.user):\(credentials.password)"
+        guard let header = request.header("Authorization") else {
+            if request.url.user != nil {
+                return "\(request.summary) carries the credentials in the URL (\(request.url.absoluteString)) and no Authorization header. They belong in the header only: `Authorization: Basic <base64 of \"\(expected)\">`, set on the URLRequest."
+            }
+            return "\(request.summary) has no Authorization header. Every request carries `Authorization: Basic <base64 of \"\(expected)\">`; set it on the URLRequest (a session's headers do not reach the tests)."
+        }
+        let parts = header.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, parts[0].lowercased() == "basic" else {
+            return "the Authorization header is \"\(header)\"; it must be `Basic ` followed by the base64 of \"\(expected)\"."
+        }
+        guard let data = Data(base64Encoded: parts[1]), let decoded = String(data: data, encoding: .utf8) else {
+            return "the Authorization header is \"\(header)\", but \"\(parts[1])\" is not base64: encode the UTF-8 bytes of \"\(expected)\" with base64EncodedString()."
+        }
+        guard decoded == expected else {
+            return "the Authorization header carries the base64 of \"\(decoded)\"; it must be the base64 of \"\(expected)\" — user, a colon, password."
+        }
+        return nil
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+import ChatCaveEmulator
+import LabSupport
+import LabTestSupport
+import Lesson7
+
+/// Lesson 7's tests share this: a ChatCave emulator (users ada/lovelace and grace/hopper, a clock that steps a
+/// minute per room or message), a service signed in as ada, and `call`, which runs one of the learner's functions
+/// and checks what every call must do: exactly one closure, once, after the server answered, through the injected
+/// session. A stub stops the test at once ("not started yet"), without waiting.
+class Lesson7TestCase: LabTestCase {
+    static let fetchRooms = Exercise("fetchRooms(success:failure:)", section: "7.3")
+    static let createRoom = Exercise("createRoom(named:success:failure:)", section: "7.4")
+    static let joinRoom = Exercise("joinRoom(id:success:failure:)", section: "7.4")
+    static let leaveRoom = Exercise("leaveRoom(id:success:failure:)", section: "7.4")
+    static let fetchMessages = Exercise("fetchMessages(inRoom:success:failure:)", section: "7.5")
+    static let fetchNewMessages = Exercise("fetchNewMessages(inRoom:success:failure:)", section: "7.5")
+    static let postMessage = Exercise("postMessage(_:inRoom:success:failure:)", section: "7.5")
+    static let cancelRequest = Exercise("cancelRequest(_:)", section: "7.6")
+
+    static let ada = Credentials(user: "ada", password: "lovelace")
+    static let clockStart = Date(timeIntervalSince1970: 1_795_428_000)  // 2026-11-23T10:00:00Z
+    /// Every answer comes this long after the request arrived, so a closure called before the answer is seen as
+    /// such in every run.
+    static let latency: TimeInterval = 0.05
+
+    var emulator: ChatCaveEmulator!
+    var service: ChatCaveService!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        let clock = SteppingClock(start: Self.clockStart)
+        emulator = ChatCaveEmulator(clock: clock.next)
+        emulator.latency = Self.latency
+        service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: Self.ada)
+    }
+
+    override func tearDown() {
+        emulator?.releaseHeldResponses()
+        emulator?.invalidate()
+        super.tearDown()
+    }
+
+    // MARK: Calling the learner's functions
+
+    /// Runs `start` (one call of the learner's service, handed the two closures) and returns what it ended with.
+    /// Stops the test when a stub ran, when no closure came within 2 s, when one came before the answer or through
+    /// another session, or when closures were called more than once. `setup`: the call is not the test's subject.
+    func call<Value>(_ exercise: Exercise, setup: String? = nil, file: StaticString = #filePath, line: UInt = #line,
+                     _ start: (CallLog<Value>) -> Void) throws -> Outcome<Value> {
+        let log = CallLog<Value>()
+        let before = emulator.requests.count
+        start(log)
+        _ = eventually { !log.calls.isEmpty || !StubLog.recorded.isEmpty }
+        if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }  // LabTestCase says "not started"
+        let problem = { (why: String) -> TestStopped in
+            self.fail(setup.map { "setup: \($0) needs \(exercise.function) to work, and it did not: \(why)" } ?? why,
+                      file: file, line: line)
+        }
+        let sent = Array(emulator.requests.dropFirst(before))
+        if let wrongPlace = wrongPlace(exercise) { throw problem(wrongPlace) }
+        guard let first = log.calls.first else { throw problem(noClosure(exercise, sent: sent)) }
+        if let request = sent.first, first.at < request.receivedAt.addingTimeInterval(Self.latency) {
+            throw problem("""
+                \(exercise.function) called \(first.outcome.described) before the server's answer to \(request.summary) \
+                arrived. Call a closure only inside the data task's completion handler. See \(exercise.reference).
+                """)
+        }
+        // A second call usually follows at once: give it a moment to show.
+        _ = eventually(within: 0.03) { false }
+        let calls = log.calls
+        if calls.count > 1 {
+            throw problem("""
+                \(exercise.function) called its closures \(calls.count) times (\(calls.map(\.outcome.described).joined(separator: ", then "))); \
+                exactly one of success and failure must be called, once. After calling failure, `return` — a missing \
+                `return` runs on into the next check or the success path. See \(exercise.reference).
+                """)
+        }
+        return first.outcome
+    }
+
+    /// The value of a successful call; stops the test, explaining the failure, otherwise.
+    func requireSuccess<Value>(_ outcome: Outcome<Value>, of exercise: Exercise, setup: String? = nil,
+                               file: StaticString = #filePath, line: UInt = #line) throws -> Value {
+        switch outcome {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            var why = "\(exercise.function) called failure(\(Outcome<Value>.describe(error))). Requests: \(summary)."
+            if let refused = emulator.requests.last(where: { !(200...299).contains($0.response.statusCode) }) {
+                why += " The emulator refused \(refused.method) \(refused.path) with \(refused.response.statusCode)"
+                why += refused.response.bodyJSON?.objectValue?["error"]?.stringValue.map { ": \"\($0)\"." } ?? "."
+                if refused.response.statusCode == 401 { why += " Every request needs `Authorization: Basic <base64 of user:password>` (§7.2)." }
+            } else if case .decoding = error, let empty = emulator.requests.last(where: { $0.response.statusCode == 204 }) {
+                why += " The server answered \(empty.summary): 204 No Content has no body, so there is nothing to decode — check the status, then call success()."
+            } else if case .decoding(let decoding) = error {
+                why += " The server answered 2xx, but decoding failed: \(Self.explain(decoding))"
+            } else {
+                why += " The server accepted every request, so the call should succeed."
+            }
+            let message = "\(why) See \(exercise.reference)."
+            throw fail(setup.map { "setup: \($0) needs \(exercise.function) to succeed, and it failed: \(message)" } ?? message,
+                       file: file, line: line)
+        }
+    }
+
+    /// The one request the call sent; stops the test when it sent none or several.
+    func onlyRequest(from exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
+        let requests = emulator.requests
+        guard requests.count == 1, let request = requests.first else {
+            throw fail("""
+                \(exercise.function) should send exactly one request; the emulator received \(requests.count): \
+                \(summary). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        return request
+    }
+
+    /// Every request the emulator received, for the end of a message.
+    var summary: String {
+        let requests = emulator.requests
+        return requests.isEmpty ? "(none reached the emulator)" : requests.map(\.summary).joined(separator: "; ")
+    }
+
+    // MARK: Setting up
+
+    /// Rooms 1 "Swift" (by ada) and 2 "Random" (by grace, who is in it; ada too when `adaInRandom`), no messages.
+    @discardableResult
+    func seedTwoRooms(adaInRandom: Bool = false) -> [ChatCaveAPI.Room] {
+        [emulator.seedRoom(named: "Swift", by: "ada"),
+         emulator.seedRoom(named: "Random", by: "grace", chatters: adaInRandom ? ["grace", "ada"] : ["grace"])]
+    }
+
+    /// The rooms as the learner's model holds them.
+    static func model(_ rooms: [ChatCaveAPI.Room]) -> [Room] {
+        rooms.map { Room(id: $0.id, name: $0.name, createdBy: $0.createdBy, createdAt: $0.createdAt) }
+    }
+
+    static func model(_ messages: [ChatCaveAPI.Message]) -> [Message] {
+        messages.map { Message(id: $0.id, roomID: $0.roomID, userID: $0.userID, text: $0.text, sentAt: $0.sentAt) }
+    }
+
+    // MARK: Messages
+
+    /// Why a DecodingError happened, in the lesson's words.
+    static func explain(_ error: Error) -> String {
+        let text = "\(error)"
+        if text.contains("Date") || text.contains("created_at") || text.contains("sent_at") {
+            return "ChatCave's times are ISO 8601 strings (\"2026-11-23T10:00:00Z\"): give your JSONDecoder `dateDecodingStrategy = .iso8601` (§7.3). (\(text.prefix(200)))"
+        }
+        return "decode the answer as the model the contract names ([Room], Room, [Message], Message), with the given models' coding keys. (\(text.prefix(200)))"
+    }
+
+    private func wrongPlace(_ exercise: Exercise) -> String? {
+        let traffic = TrafficReport(emulator)
+        if let request = traffic.viaOtherSession.first {
+            return """
+                \(exercise.function) sent \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") through \
+                URLSession.shared (or a session of its own), not through the service's `session`: the tests hand your \
+                service a session that talks to their emulator. See \(exercise.reference).
+                """
+        }
+        if let request = traffic.toOtherHost.first {
+            return """
+                \(exercise.function) sent \(request.method) \(request.url.absoluteString), which is not under the \
+                service's `baseURL` (\(emulator.baseURL.absoluteString)). Build every URL from `baseURL`. See \(exercise.reference).
+                """
+        }
+        return nil
+    }
+
+    private func noClosure(_ exercise: Exercise, sent: [RecordedRequest]) -> String {
+        guard let last = sent.last else {
+            return """
+                \(exercise.function) called neither closure within 2 s, and no request reached the emulator: was the \
+                data task started (`resume()`)? Or the code returned early without calling `failure`. See \(exercise.reference).
+                """
+        }
+        return """
+            \(exercise.function) called neither closure within 2 s, although the emulator answered (\(last.summary)). \
+            Every path through the completion handler must call `success` or `failure` — check each `return` and \
+            `guard … else`. See \(exercise.reference).
+            """
+    }
+}
+
+/// Polls, running the run loop (so work sent to the main queue runs), until `condition` holds or `timeout` passes.
+func eventually(within timeout: TimeInterval = 2, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.002)) }
+    return condition()
+}

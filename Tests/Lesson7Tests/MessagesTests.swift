@@ -1,0 +1,185 @@
+import Foundation
+import XCTest
+import ChatCaveEmulator
+import LabTestSupport
+import Lesson7
+
+/// Exercise 7.5: `fetchMessages` GETs a room's messages; `fetchNewMessages` polls with `?since=<newest id seen in
+/// that room>` (none before anything was seen), so across polls every message arrives once; `postMessage` POSTs
+/// the text and gives the message the server made.
+final class MessagesTests: Lesson7TestCase {
+    func fetchMessages(_ roomID: Int, setup: String? = nil) throws -> Outcome<[Message]> {
+        let service = self.service!
+        return try call(Self.fetchMessages, setup: setup) { log in
+            service.fetchMessages(inRoom: roomID, success: log.success, failure: log.failure)
+        }
+    }
+
+    func poll(_ roomID: Int, setup: String? = nil) throws -> Outcome<[Message]> {
+        let service = self.service!
+        return try call(Self.fetchNewMessages, setup: setup) { log in
+            service.fetchNewMessages(inRoom: roomID, success: log.success, failure: log.failure)
+        }
+    }
+
+    func postMessage(_ text: String, in roomID: Int) throws -> Outcome<Message> {
+        let service = self.service!
+        return try call(Self.postMessage) { log in
+            service.postMessage(text, inRoom: roomID, success: log.success, failure: log.failure)
+        }
+    }
+
+    /// Messages 1, 3 in room 1 and 2 in room 2 (ids are counted across rooms).
+    func seedConversation() {
+        seedTwoRooms(adaInRandom: true)
+        emulator.seedMessage("Anyone here?", in: 1, from: "ada")
+        emulator.seedMessage("Random thought", in: 2, from: "grace")
+        emulator.seedMessage("Yes!", in: 1, from: "grace")
+        emulator.clearRequests()
+    }
+
+    func messages(in roomID: Int, after id: Int = 0) -> [Message] {
+        Self.model(emulator.messages.filter { $0.roomID == roomID && $0.id > id })
+    }
+
+    // MARK: fetchMessages
+
+    func test_fetchMessages_GETsTheRoomsMessages_withoutSince() throws {
+        seedConversation()
+        _ = try fetchMessages(1)
+        let request = try onlyRequest(from: Self.fetchMessages)
+        XCTAssertTrue(request.method == "GET" && request.path == "/rooms/1/messages" && request.query["since"] == nil, """
+            fetchMessages(inRoom: 1) sent \(request.summary). It asks for all of room 1's messages: GET \
+            <baseURL>/rooms/1/messages, no `since`. See LESSONS.md §7.5.
+            """)
+        if let wrong = FetchRoomsTests.wrongAuthorization(request, for: Self.ada) { XCTFail("fetchMessages: \(wrong) See LESSONS.md §7.2.") }
+    }
+
+    func test_fetchMessages_givesTheRoomsMessagesAsModelValues() throws {
+        seedConversation()
+        let fetched = try requireSuccess(try fetchMessages(1), of: Self.fetchMessages)
+        XCTAssertEqual(fetched, messages(in: 1), """
+            fetchMessages(inRoom: 1) gave \(fetched); room 1 holds \(messages(in: 1)) (every field, sentAt decoded \
+            from ISO 8601), oldest first. See LESSONS.md §7.5.
+            """)
+    }
+
+    // MARK: fetchNewMessages
+
+    func test_fetchNewMessages_firstPoll_sendsNoSince_andGivesEveryMessage() throws {
+        seedConversation()
+        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        XCTAssertNil(request.query["since"], """
+            The first fetchNewMessages(inRoom: 1) sent \(request.summary). Nothing has been seen in room 1 yet, so \
+            there is no `since`: the first poll asks for every message. See LESSONS.md §7.5.
+            """)
+        XCTAssertEqual(fetched, messages(in: 1), "The first poll of room 1 should give all its messages, \(messages(in: 1)); it gave \(fetched). See LESSONS.md §7.5.")
+    }
+
+    func test_fetchNewMessages_nextPoll_sendsSinceTheNewestMessageSeen() throws {
+        seedConversation()
+        _ = try requireSuccess(try poll(1, setup: "polling twice"), of: Self.fetchNewMessages, setup: "polling twice")
+        emulator.seedMessage("Off topic", in: 2, from: "grace")
+        emulator.seedMessage("Welcome, Ada", in: 1, from: "grace")
+        emulator.clearRequests()
+        _ = try poll(1)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        XCTAssertEqual(request.query["since"], "3", """
+            The second fetchNewMessages(inRoom: 1) sent \(request.summary). The first poll delivered messages 1 and 3, \
+            so this one asks for what came after the newest: ?since=3 (a message id — not a count, not the oldest). \
+            See LESSONS.md §7.5.
+            """)
+    }
+
+    func test_fetchNewMessages_acrossPolls_deliversEveryMessageExactlyOnce() throws {
+        seedConversation()
+        var delivered: [Message] = []
+        delivered += try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        delivered += try requireSuccess(try poll(1), of: Self.fetchNewMessages)  // nothing new
+        emulator.seedMessage("Off topic", in: 2, from: "grace")
+        emulator.seedMessage("Welcome, Ada", in: 1, from: "grace")
+        delivered += try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        delivered += try requireSuccess(try poll(1), of: Self.fetchNewMessages)  // nothing new
+        XCTAssertEqual(delivered.map(\.id), messages(in: 1).map(\.id), """
+            Four polls of room 1 (new messages arrived before the third) delivered message ids \(delivered.map(\.id)); \
+            room 1 holds \(messages(in: 1).map(\.id)), and each must arrive once: remember the newest id delivered, and \
+            keep it when a poll brings nothing. Requests: \(summary). See LESSONS.md §7.5.
+            """)
+    }
+
+    func test_fetchNewMessages_afterFetchMessages_asksOnlyForNewerOnes() throws {
+        seedConversation()
+        _ = try requireSuccess(try fetchMessages(1, setup: "polling after a fetch"), of: Self.fetchMessages, setup: "polling after a fetch")
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        XCTAssertTrue(request.query["since"] == "3" && fetched.isEmpty, """
+            fetchMessages(inRoom: 1) delivered messages 1 and 3; the poll after it sent \(request.summary) and gave \
+            \(fetched.map(\.id)). fetchMessages counts as seeing them: the poll asks ?since=3 and gets nothing new. \
+            See LESSONS.md §7.5.
+            """)
+    }
+
+    func test_fetchNewMessages_remembersEachRoomApart() throws {
+        seedConversation()
+        _ = try requireSuccess(try poll(1, setup: "polling two rooms"), of: Self.fetchNewMessages, setup: "polling two rooms")
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(2), of: Self.fetchNewMessages)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        XCTAssertTrue(request.query["since"] == nil && fetched == messages(in: 2), """
+            After polling room 1, the first poll of room 2 sent \(request.summary) and gave \(fetched.map(\.id)). \
+            Nothing has been seen in room 2 yet: no `since`, and all its messages (\(messages(in: 2).map(\.id))). \
+            Keep the newest id per room. See LESSONS.md §7.5.
+            """)
+    }
+
+    // MARK: postMessage
+
+    func test_postMessage_POSTsTheTextToTheRoomsMessages() throws {
+        seedConversation()
+        _ = try postMessage("Hello from Swift", in: 2)
+        let request = try onlyRequest(from: Self.postMessage)
+        XCTAssertTrue(request.method == "POST" && request.path == "/rooms/2/messages"
+                      && request.bodyJSON?.objectValue?["text"]?.stringValue == "Hello from Swift", """
+            postMessage("Hello from Swift", inRoom: 2) sent \(request.summary). The server makes the message's id, \
+            so: POST <baseURL>/rooms/2/messages with the body {"text": "Hello from Swift"}. See LESSONS.md §7.5.
+            """)
+        if let wrong = FetchRoomsTests.wrongAuthorization(request, for: Self.ada) { XCTFail("postMessage: \(wrong) See LESSONS.md §7.2.") }
+    }
+
+    func test_postMessage_givesTheMessageTheServerMade() throws {
+        seedConversation()
+        let posted = try requireSuccess(try postMessage("Hello from Swift", in: 2), of: Self.postMessage)
+        let made = Self.model(emulator.messages).last
+        XCTAssertEqual(posted, made, """
+            postMessage gave \(posted); the server made \(made.map { "\($0)" } ?? "nothing") — id 4, its time, \
+            ada as its user. Decode the 201 answer as a Message. See LESSONS.md §7.5.
+            """)
+    }
+
+    func test_fetchNewMessages_afterPosting_missesNothing() throws {
+        seedConversation()
+        _ = try requireSuccess(try poll(2, setup: "polling after posting"), of: Self.fetchNewMessages, setup: "polling after posting")
+        emulator.seedMessage("Grace was faster", in: 2, from: "grace")
+        _ = try requireSuccess(try postMessage("Hello from Swift", in: 2), of: Self.postMessage)
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(2), of: Self.fetchNewMessages)
+        XCTAssertEqual(fetched.map(\.id), [4, 5], """
+            Room 2 was polled (message 2 seen), then grace posted message 4 and ada posted message 5 with \
+            postMessage; the next poll sent \(summary) and gave \(fetched.map(\.id)). Posting does not count as \
+            seeing: the poll must bring 4 and 5. See LESSONS.md §7.5.
+            """)
+    }
+
+    func test_postMessage_notJoined_isServerError403() throws {
+        seedConversation()
+        let outcome = try postMessage("Let me in", in: 1)
+        guard case .failure(.server(403, _)) = outcome else {
+            return XCTFail("""
+                ada has not joined room 1, so the server answered 403 (\(summary)); postMessage called \
+                \(outcome.described). See LESSONS.md §7.5.
+                """)
+        }
+    }
+}

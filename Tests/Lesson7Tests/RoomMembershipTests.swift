@@ -1,0 +1,149 @@
+import Foundation
+import XCTest
+import ChatCaveEmulator
+import LabTestSupport
+import Lesson7
+
+/// Exercise 7.4: `createRoom` POSTs to the collection (the server makes the id), `joinRoom` PUTs the signed-in user
+/// at their own chatter URL (the client knows both ids), `leaveRoom` DELETEs it; each signed in, each with one
+/// closure.
+final class RoomMembershipTests: Lesson7TestCase {
+    func createRoom(named name: String = "Swift on Linux") throws -> Outcome<Room> {
+        let service = self.service!
+        return try call(Self.createRoom) { log in service.createRoom(named: name, success: log.success, failure: log.failure) }
+    }
+
+    func joinRoom(_ id: Int) throws -> Outcome<Void> {
+        let service = self.service!
+        return try call(Self.joinRoom) { log in service.joinRoom(id: id, success: { log.success(()) }, failure: log.failure) }
+    }
+
+    func leaveRoom(_ id: Int) throws -> Outcome<Void> {
+        let service = self.service!
+        return try call(Self.leaveRoom) { log in service.leaveRoom(id: id, success: { log.success(()) }, failure: log.failure) }
+    }
+
+    // MARK: createRoom
+
+    func test_createRoom_POSTsTheNameToTheRoomsCollection() throws {
+        seedTwoRooms()
+        emulator.clearRequests()
+        _ = try createRoom()
+        let request = try onlyRequest(from: Self.createRoom)
+        XCTAssertTrue(request.method == "POST" && request.path == "/rooms", """
+            createRoom sent \(request.summary). The server makes a new room's id, so the client cannot know its URL: \
+            it POSTs to the collection, <baseURL>/rooms — a PUT needs the URL of the thing itself. See LESSONS.md §7.4.
+            """)
+        XCTAssertEqual(request.bodyJSON?.objectValue?["name"]?.stringValue, "Swift on Linux", """
+            createRoom's body should be the JSON object {"name": "Swift on Linux"}; it sent \(request.summary). \
+            See LESSONS.md §7.4.
+            """)
+    }
+
+    func test_createRoom_isSignedIn() throws {
+        _ = try createRoom()
+        let request = try onlyRequest(from: Self.createRoom)
+        if let wrong = FetchRoomsTests.wrongAuthorization(request, for: Self.ada) { XCTFail("createRoom: \(wrong) See LESSONS.md §7.2.") }
+    }
+
+    func test_createRoom_givesTheRoomTheServerMade() throws {
+        seedTwoRooms()
+        let room = try requireSuccess(try createRoom(), of: Self.createRoom)
+        let made = Self.model(emulator.rooms).last
+        XCTAssertEqual(room, made, """
+            createRoom gave \(room); the server made \(made.map { "\($0)" } ?? "no room") — with id 3, the next id it \
+            had. Decode the 201 answer as a Room: the id (and time) are the server's, not the client's. See LESSONS.md §7.4.
+            """)
+    }
+
+    func test_createRoom_nameWithQuotesAndAccents_arrivesIntact() throws {
+        let name = "Ada's \"Swift\" café ☕️ \\o/"
+        _ = try createRoom(named: name)
+        let stored = emulator.rooms.last?.name
+        XCTAssertEqual(stored, name, """
+            createRoom(named: \(name.debugDescription)) sent \(summary) and made \
+            \(stored.map { "a room named \($0.debugDescription)" } ?? "no room"). \
+            Let JSONEncoder write the body: JSON built by string interpolation breaks on quotes and backslashes. \
+            See LESSONS.md §7.4.
+            """)
+    }
+
+    // MARK: joinRoom
+
+    func test_joinRoom_PUTsYourselfAtYourChatterURL() throws {
+        seedTwoRooms()
+        _ = try joinRoom(2)
+        let request = try onlyRequest(from: Self.joinRoom)
+        XCTAssertTrue(request.method == "PUT" && request.path == "/rooms/2/chatters/ada", """
+            joinRoom(id: 2) sent \(request.summary). The client knows both ids — the room's and its own user's — so it \
+            PUTs itself at that exact URL: PUT <baseURL>/rooms/2/chatters/ada (PUT again changes nothing; a POST would \
+            ask the server to make something new). See LESSONS.md §7.4.
+            """)
+    }
+
+    func test_joinRoom_signedInAsAnotherUser_PUTsThatUser() throws {
+        seedTwoRooms()
+        service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session,
+                                  credentials: Credentials(user: "grace", password: "hopper"))
+        _ = try joinRoom(1)
+        let request = try onlyRequest(from: Self.joinRoom)
+        XCTAssertEqual(request.path, "/rooms/1/chatters/grace", """
+            Signed in as grace, joinRoom(id: 1) sent \(request.summary). The user id in the URL is the signed-in \
+            user's, `credentials.user` — not a fixed name. See LESSONS.md §7.4.
+            """)
+    }
+
+    func test_joinRoom_isSignedIn() throws {
+        seedTwoRooms()
+        _ = try joinRoom(2)
+        let request = try onlyRequest(from: Self.joinRoom)
+        if let wrong = FetchRoomsTests.wrongAuthorization(request, for: Self.ada) { XCTFail("joinRoom: \(wrong) See LESSONS.md §7.2.") }
+    }
+
+    func test_joinRoom_succeedsAndTheServerHasYouInTheRoom() throws {
+        seedTwoRooms()
+        try requireSuccess(try joinRoom(2), of: Self.joinRoom)
+        let chatters = emulator.rooms.first { $0.id == 2 }?.chatters ?? []
+        XCTAssertEqual(chatters, ["grace", "ada"], "After joinRoom(id: 2) room 2's chatters should be grace and ada; they are \(chatters). Requests: \(summary). See LESSONS.md §7.4.")
+    }
+
+    func test_joinRoom_unknownRoom_isServerError404() throws {
+        let outcome = try joinRoom(42)
+        guard case .failure(.server(404, _)) = outcome else {
+            return XCTFail("""
+                There is no room 42: the server answered 404 (\(summary)); joinRoom called \(outcome.described). \
+                An answer without a body still has a status: check it before calling success. See LESSONS.md §7.4.
+                """)
+        }
+    }
+
+    // MARK: leaveRoom
+
+    func test_leaveRoom_DELETEsYourChatterURL() throws {
+        seedTwoRooms(adaInRandom: true)
+        _ = try leaveRoom(2)
+        let request = try onlyRequest(from: Self.leaveRoom)
+        XCTAssertTrue(request.method == "DELETE" && request.path == "/rooms/2/chatters/ada", """
+            leaveRoom(id: 2) sent \(request.summary). Leaving removes the resource joining made: DELETE \
+            <baseURL>/rooms/2/chatters/ada. See LESSONS.md §7.4.
+            """)
+    }
+
+    func test_leaveRoom_succeedsAndTheServerNoLongerHasYou() throws {
+        seedTwoRooms(adaInRandom: true)
+        try requireSuccess(try leaveRoom(2), of: Self.leaveRoom)
+        let chatters = emulator.rooms.first { $0.id == 2 }?.chatters ?? []
+        XCTAssertEqual(chatters, ["grace"], "After leaveRoom(id: 2) only grace should be in room 2; the chatters are \(chatters). Requests: \(summary). See LESSONS.md §7.4.")
+    }
+
+    func test_leaveRoom_notInTheRoom_isServerError404() throws {
+        seedTwoRooms()
+        let outcome = try leaveRoom(2)
+        guard case .failure(.server(404, _)) = outcome else {
+            return XCTFail("""
+                ada is not in room 2: the server answered 404 (\(summary)); leaveRoom called \(outcome.described). \
+                Check the status before calling success. See LESSONS.md §7.4.
+                """)
+        }
+    }
+}
