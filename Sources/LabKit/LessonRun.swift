@@ -58,49 +58,41 @@ public struct LessonRun {
         var results: [TestResult] = []
         var forged = 0
         let sandbox = Sandbox(readOnly: readOnly ?? [root])
-        // Each round runs what has no result yet; a round that ends early leaves a culprit, which is charged and
+        // Each round runs what has no result yet; a process that ends early leaves a culprit, which is charged and
         // skipped. At most one round per test.
         var stuckExercises = Set<String>()  // exercises with a test stopped for time: the rest get `timeLimitAfterStop`
         for _ in 0...missing.count where !missing.isEmpty {
             let stuck = missing.filter { stuckExercises.contains($0.value.exercise.section) }
-            if !stuck.isEmpty {
-                // The other tests of an exercise whose test was stopped for time: each alone, several at once, with a
-                // shorter limit — a function that never returns costs its exercise seconds, not a minute.
-                let rounds = try TestRound.runEach(stuck.keys.sorted(), of: stuck.mapValues(\.lesson), in: root,
-                                                   environment: environment, removing: removedEnvironment,
-                                                   timeLimit: timeLimitAfterStop, sandbox: sandbox)
-                for (key, round) in rounds {
+            // Each lesson's tests in a process of their own, side by side: most of a test's time is waiting for an
+            // answer, so lessons overlap well. The other tests of an exercise whose test was stopped for time run each
+            // alone, with a shorter limit — a function that never returns costs its exercise seconds, not a minute.
+            let groups = stuck.isEmpty
+                ? Dictionary(grouping: missing.keys, by: { missing[$0]!.lesson.name }).values.map { $0.sorted() }
+                : stuck.keys.sorted().map { [$0] }
+            let limit = stuck.isEmpty ? timeLimit : timeLimitAfterStop
+            let rounds = try TestRound.runSideBySide(groups, of: missing.mapValues(\.lesson), in: root, environment: environment,
+                                                     removing: removedEnvironment, timeLimit: limit, sandbox: sandbox)
+            for (tests, round) in rounds {
+                log += round.output
+                forged += round.forged
+                var unreported = Set(tests)
+                for (key, result) in round.verified {
                     guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
-                    log += round.output
-                    forged += round.forged
-                    results.append(round.verified[key].map { Self.trusted($0, lesson: lesson, exercise: exercise) }
-                        ?? Self.stopped(key, lesson: lesson, exercise: exercise, round: round, started: round.lastStarted == key,
-                                        timeLimit: timeLimitAfterStop))
+                    unreported.remove(key)
+                    results.append(Self.trusted(result, lesson: lesson, exercise: exercise))
                 }
-                continue
-            }
-            let batch = missing
-            let limit = timeLimit
-            let round = try TestRound.run(batch.keys.sorted(), of: batch.mapValues(\.lesson), in: root,
-                                          environment: environment, removing: removedEnvironment, timeLimit: limit,
-                                          sandbox: sandbox)
-            log += round.output
-            forged += round.forged
-            for (key, result) in round.verified {
-                guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
-                results.append(Self.trusted(result, lesson: lesson, exercise: exercise))
-            }
-            guard !missing.isEmpty else { break }
-            let culprit = round.lastStarted.flatMap { missing[$0] != nil ? $0 : nil }
-                ?? XCTestLog.unfinished(in: round.output).first { missing[$0] != nil }
-            // No culprit: the process ended before a test it was given started, or after they all had (its results
-            // unreadable or forged). The tests that did not report are charged; nothing is gained by a new round.
-            let blamed = culprit.map { [$0] } ?? Array(missing.keys)
-            for key in blamed {
-                guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
-                if round.killed != nil { stuckExercises.insert(exercise.section) }
-                results.append(Self.stopped(key, lesson: lesson, exercise: exercise, round: round, started: culprit != nil,
-                                            timeLimit: limit))
+                guard !unreported.isEmpty else { continue }
+                let culprit = round.lastStarted.flatMap { unreported.contains($0) ? $0 : nil }
+                    ?? XCTestLog.unfinished(in: round.output).first { unreported.contains($0) }
+                // No culprit: the process ended before a test it was given started, or after they all had (its
+                // results unreadable or forged). Its tests that did not report are charged; a new round gains nothing.
+                // Otherwise the culprit is charged and the tests after it run again in the next round.
+                for key in culprit.map({ [$0] }) ?? unreported.sorted() {
+                    guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
+                    if round.killed != nil { stuckExercises.insert(exercise.section) }
+                    results.append(Self.stopped(key, lesson: lesson, exercise: exercise, round: round, started: culprit != nil,
+                                                timeLimit: limit))
+                }
             }
         }
         var notes: [String] = []
