@@ -4,42 +4,61 @@ import Foundation
 /// (a build folder cannot be shared by two builds at once). Jobs are taken in order; results keep that order.
 enum ParallelGrading {
     static func run<Row>(_ count: Int, width: Int, _ job: (_ index: Int, _ worker: Int) throws -> Row) throws -> [Row] {
-        let shared = Shared<Row>()
         try withoutActuallyEscaping(job) { job in
-            // Threads of our own: GCD's concurrentPerform would run no more workers than there are cores.
+            let shared = Shared<Row>(job: job)
+            // Threads of our own: GCD's concurrentPerform would run no more workers than there are cores. They hold
+            // `shared`, never `job` itself, and `job` is dropped from `shared` before this returns: a thread still
+            // winding down (Foundation releases its block late) must not outlive `job`.
+            defer { shared.dropJob() }
             let done = DispatchGroup()
             for worker in 0..<max(1, min(width, count)) {
                 done.enter()
                 Thread {
-                    defer { done.leave() }
-                    while true {
-                        shared.lock.lock()
-                        let index = shared.next
-                        shared.next += 1
-                        let stop = index >= count || shared.failure != nil
-                        shared.lock.unlock()
-                        if stop { return }
-                        let outcome = Result { try job(index, worker) }
-                        shared.lock.lock()
-                        switch outcome {
-                        case .success(let row): shared.rows[index] = row
-                        case .failure(let error): shared.failure = shared.failure ?? error
-                        }
-                        shared.lock.unlock()
-                    }
+                    shared.work(as: worker, count: count)
+                    done.leave()
                 }.start()
             }
             done.wait()
             if let failure = shared.failure { throw failure }
+            return (0..<count).compactMap { shared.rows[$0] }
         }
-        return (0..<count).compactMap { shared.rows[$0] }
     }
 }
 
 /// The jobs' common state, touched under `lock` only.
 private final class Shared<Row>: @unchecked Sendable {
-    let lock = NSLock()
-    var next = 0
-    var rows: [Int: Row] = [:]
-    var failure: Error?
+    private let lock = NSLock()
+    private var job: ((Int, Int) throws -> Row)?
+    private var next = 0
+    private(set) var rows: [Int: Row] = [:]
+    private(set) var failure: Error?
+
+    init(job: @escaping (Int, Int) throws -> Row) { self.job = job }
+
+    /// Takes jobs until none is left or one failed.
+    func work(as worker: Int, count: Int) {
+        while let (index, job) = take(count: count) {
+            let outcome = Result { try job(index, worker) }
+            lock.lock()
+            switch outcome {
+            case .success(let row): rows[index] = row
+            case .failure(let error): failure = failure ?? error
+            }
+            lock.unlock()
+        }
+    }
+
+    private func take(count: Int) -> (Int, (Int, Int) throws -> Row)? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count, failure == nil, let job = job else { return nil }
+        next += 1
+        return (next - 1, job)
+    }
+
+    func dropJob() {
+        lock.lock()
+        job = nil
+        lock.unlock()
+    }
 }
