@@ -1,69 +1,83 @@
 import Foundation
 import LabMetadata
 
-/// `lab grade <checkout>… [--out DIR]`: grades each learner's copy with the kit's own pristine Package.swift,
-/// Tests/ and Fixtures/ — only the learner's Exercises/ is taken, and the learner's manifest never runs — then
-/// writes a class report (CSV and Markdown) and each learner's results file.
+/// `lab grade <checkout>… [--out DIR] [-j N] [--lesson L]`: grades each learner's copy with the kit's own pristine
+/// Package.swift, Tests/ and Fixtures/ — only the learner's Exercises/ is taken, and the learner's manifest never
+/// runs — then writes a class report (CSV and Markdown) and each learner's results file. With `--github-output` or
+/// `--classroom50 FILE` it grades one checkout for an autograding workflow (GradeOutputs).
 public enum GradeCommand {
     public static let usage = """
-          lab grade <checkout>… [--out DIR]
-                                  instructors: grade learners' copies with the kit's pristine tests; writes
-                                  DIR/class-report.csv, DIR/class-report.md and DIR/<learner>.results.json (DIR: lab-grades)
+          lab grade <checkout>… [--out DIR] [-j N] [--lesson L]
+                                  instructors: grade learners' copies with the kit's pristine tests, N at once (default:
+                                  the number of cores), each in its own grading copy; writes DIR/class-report.csv,
+                                  DIR/class-report.md and DIR/<learner>.results.json (DIR: lab-grades). --lesson (repeatable,
+                                  or Lesson1,Lesson2): only those lessons
+          lab grade <checkout> --lesson L --github-output
+                                  GitHub Actions autograding: appends result=<base64 JSON> to $GITHUB_OUTPUT for the
+                                  autograding reporter, and exits 0 whatever the tests did (README § Autograding)
+          lab grade <checkout> --classroom50 FILE
+                                  Classroom 50: writes its result.json (classroom50/result/v1) to FILE, and exits 0
         """
 
     public static func run(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
-        var checkouts: [String] = []
-        var outFolder = "lab-grades"
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--out" {
-                guard index + 1 < arguments.count else { throw UsageError("--out needs a folder") }
-                outFolder = arguments[index + 1]
-                index += 2
-                continue
-            }
-            if argument.hasPrefix("-") { throw UsageError("unknown option \(argument)") }
-            checkouts.append(argument)
-            index += 1
-        }
-        guard !checkouts.isEmpty else { throw UsageError("`lab grade` needs at least one learner's checkout") }
-
+        let options = try GradeOptions(arguments)
         let kit = try Kit.here()
+        var lessons = kit.catalog.lessons
+        if !options.lessons.isEmpty {
+            let named = Set(try options.lessons.map { try kit.lesson($0).name })
+            lessons = lessons.filter { named.contains($0.name) }
+        }
         return try KitLock.during(kit, say: output) {
-            try gradeClass(checkouts, outFolder: outFolder, kit: kit, output: output)
+            try gradeClass(options, lessons: lessons, kit: kit, output: output)
         }
     }
 
-    private static func gradeClass(_ checkouts: [String], outFolder: String, kit: Kit, output: (String) -> Void) throws -> Int32 {
+    private static func gradeClass(_ options: GradeOptions, lessons: [LessonCatalog.Lesson], kit: Kit,
+                                   output: (String) -> Void) throws -> Int32 {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let out = URL(fileURLWithPath: outFolder, relativeTo: cwd).standardizedFileURL
+        let out = URL(fileURLWithPath: options.outFolder, relativeTo: cwd).standardizedFileURL
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        let checkoutURLs = checkouts.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
-        let workspace = try GradingWorkspace(kit: kit, protected: checkoutURLs + [out])
-
-        if let broken = try workspace.kitIsBroken() {
-            output(broken)
-            return 1
+        let checkouts = options.checkouts.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
+        // One grading copy per job: `.lab/grading`, `.lab/grading-2`, … (each keeps its build between runs).
+        let workspaces = try (0..<min(options.jobs, checkouts.count)).map { job in
+            try GradingWorkspace(kit: kit, protected: checkouts + [out], name: job == 0 ? "grading" : "grading-\(job + 1)",
+                                 lessons: lessons)
         }
-        var rows: [ClassReport.Row] = []
-        for (number, checkout) in checkoutURLs.enumerated() {
-            let learner = ClassReport.uniqueName(checkout.lastPathComponent, among: rows.map(\.learner))
-            output("[\(number + 1)/\(checkouts.count)] grading \(learner) (\(checkout.path))…")
-            let row = try workspace.grade(checkout, learner: learner, resultsFile: out.appendingPathComponent("\(learner).results.json"))
-            output("      \(row.summary)")
-            rows.append(row)
+        if let broken = try workspaces[0].kitIsBroken() {
+            output(broken)
+            guard options.forAutograder else { return 1 }
+            try GradeOutputs.write(workspaces[0].allFailed(because: "the kit is broken, nothing was graded"), options: options)
+            return 0
+        }
+        var learners: [String] = []
+        for checkout in checkouts { learners.append(ClassReport.uniqueName(checkout.lastPathComponent, among: learners)) }
+        let said = NSLock()  // one line at a time from the jobs
+        let rows = try withoutActuallyEscaping(output) { output in
+            try ParallelGrading.run(checkouts.count, width: workspaces.count) { index, job -> ClassReport.Row in
+                let (learner, checkout) = (learners[index], checkouts[index])
+                func say(_ text: String) { said.lock(); output(text); said.unlock() }
+                say("[\(index + 1)/\(checkouts.count)] grading \(learner) (\(checkout.path))…")
+                let row = try workspaces[job].grade(checkout, learner: learner,
+                                                    resultsFile: out.appendingPathComponent("\(learner).results.json"))
+                say(workspaces.count == 1 ? "      \(row.summary)" : "[\(index + 1)/\(checkouts.count)] \(learner): \(row.summary)")
+                return row
+            }
         }
         let report = ClassReport(catalog: kit.catalog, rows: rows)
         try report.csv.write(to: out.appendingPathComponent("class-report.csv"), atomically: true, encoding: .utf8)
         try report.markdown.write(to: out.appendingPathComponent("class-report.md"), atomically: true, encoding: .utf8)
         output("\n" + report.markdown)
         output("Wrote \(out.path)/class-report.csv, class-report.md and one results file per learner.")
+        if options.forAutograder, let row = rows.first {
+            try GradeOutputs.write(row.results ?? workspaces[0].allFailed(because: row.notes.last ?? "it could not be graded"),
+                                   options: options)
+        }
         return 0
     }
 }
 
-/// Grades learners one after another in a private copy of the kit (`.lab/grading`), into which each learner's
+/// Grades learners one after another in a private copy of the kit (`.lab/grading`, or `grading-<n>` for the n-th
+/// job of a parallel grade), into which each learner's
 /// Swift files are put in turn (`LearnerCode`, checked by `IntegrityScan`). Before each learner the kit's own files
 /// are put back, so nothing one learner's code changed reaches the next; the kit's modules stay built between
 /// learners, so each grade costs only the lessons' rebuild.
@@ -167,11 +181,15 @@ extension GradingWorkspace {
     func kitIsBroken() throws -> String? {
         let fingerprint = try KitFingerprint.of(kit)
         let stamp = kit.stateFolder.appendingPathComponent("kit-verified")
-        if (try? String(contentsOf: stamp, encoding: .utf8)) == fingerprint { return nil }
+        // "<fingerprint>\n<lessons verified>": a check of some lessons (`--lesson`) does not vouch for the others.
+        let stamped = ((try? String(contentsOf: stamp, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let verified = stamped.first == fingerprint ? Set(stamped.dropFirst().first?.split(separator: ",").map(String.init) ?? []) : []
+        if lessons.allSatisfy({ verified.contains($0.name) }) { return nil }
         let reference = try grade(exercises: kit.root.appendingPathComponent("Solutions"), learner: "reference",
                                   resultsFile: kit.stateFolder.appendingPathComponent("reference.results.json"))
         if let results = reference.results, results.status == "pass" {
-            try fingerprint.write(to: stamp, atomically: true, encoding: .utf8)
+            let names = verified.union(lessons.map(\.name)).sorted().joined(separator: ",")
+            try "\(fingerprint)\n\(names)".write(to: stamp, atomically: true, encoding: .utf8)
             return nil
         }
         let failed = reference.results?.tests.filter { $0.outcome != .passed } ?? []

@@ -79,7 +79,7 @@ public struct LessonRun {
                 for (key, result) in round.verified {
                     guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
                     unreported.remove(key)
-                    results.append(Self.trusted(result, lesson: lesson, exercise: exercise))
+                    results.append(trusted(result, lesson: lesson, exercise: exercise))
                 }
                 guard !unreported.isEmpty else { continue }
                 let culprit = round.lastStarted.flatMap { unreported.contains($0) ? $0 : nil }
@@ -90,7 +90,7 @@ public struct LessonRun {
                 for key in culprit.map({ [$0] }) ?? unreported.sorted() {
                     guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
                     if round.killed != nil { stuckExercises.insert(exercise.section) }
-                    results.append(Self.stopped(key, lesson: lesson, exercise: exercise, round: round, started: culprit != nil,
+                    results.append(stopped(key, lesson: lesson, exercise: exercise, round: round, started: culprit != nil,
                                                 timeLimit: limit))
                 }
             }
@@ -118,18 +118,18 @@ public struct LessonRun {
         return graded
     }
 
-    /// A verified result, rebuilt from what it says with the kit's own points: nothing but its outcome, message and
-    /// stubs comes from the test process.
-    private static func trusted(_ result: TestResult, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise) -> TestResult {
+    /// A verified result, rebuilt from what it says with the kit's own points and test places: nothing but its
+    /// outcome, message and stubs comes from the test process.
+    private func trusted(_ result: TestResult, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise) -> TestResult {
         let parts = result.classAndName.split(separator: "/").map(String.init)
         return TestResult(name: parts.last ?? result.name, testClass: parts.first ?? "", testModule: "\(lesson.name)Tests",
                           outcome: result.outcome, message: result.message, lesson: lesson, exercise: exercise,
-                          stubs: result.stubs ?? [])
+                          stubs: result.stubs ?? [], place: catalog.declarationPlaces[result.classAndName])
     }
 
     /// The result of a test that did not report: its process was stopped, crashed or exited while it ran, or ended
     /// before it (`started` false).
-    private static func stopped(_ key: String, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise,
+    private func stopped(_ key: String, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise,
                                 round: TestRound, started: Bool, timeLimit: TimeInterval) -> TestResult {
         let parts = key.split(separator: "/").map(String.init)
         let see = "See LESSONS.md §\(exercise.section)."
@@ -145,7 +145,8 @@ public struct LessonRun {
             message = "your code ended the test process during this test (exit status \(round.status)): a call to exit()? A function must return (or call its completion), never end the program. (The other tests ran on without it.) \(see)"
         }
         return TestResult(name: parts.last ?? key, testClass: parts.first ?? "", testModule: "\(lesson.name)Tests",
-                          outcome: .failed, message: message, lesson: lesson, exercise: exercise)
+                          outcome: .failed, message: message, lesson: lesson, exercise: exercise,
+                          place: catalog.declarationPlaces[key])
     }
 }
 

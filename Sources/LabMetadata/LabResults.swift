@@ -1,8 +1,9 @@
 import Foundation
 
 /// A results file: what a test run graded. Field names follow Exercism's results.json (version 3: status, message,
-/// tests[name, status, message, test_code, task_id]) and GitHub Classroom's (score, max_score), so existing
-/// dashboards read it; the kit's own fields (outcome, lesson, points, lessons[]) come alongside.
+/// tests[name, status, message, test_code, task_id]) and the GitHub Classroom autograding actions' (score, max_score;
+/// tests[score, max_score, filename, line_no]), so graders that sum them read it (README § Results files); the kit's
+/// own fields (outcome, lesson, points, lessons[]) come alongside.
 public struct LabResults: Codable, Equatable {
     public var version = 3
     /// "pass" when every graded test passed, "fail" when one did not, "error" when the run could not grade at all.
@@ -57,6 +58,12 @@ public struct TestResult: Codable, Equatable {
     public var function: String
     public var points: Double
     public var maxPoints: Double
+    /// `points` and `maxPoints` again, under the names the autograding reporter sums (`tests[].score`).
+    public var score: Double
+    public var maxScore: Double
+    /// Where the test is written, relative to the kit ("Tests/Lesson1Tests/X.swift"), and the line of its `func`.
+    public var filename: String?
+    public var lineNo: Int?
     /// The functions whose stubs ran during the test ("not started" work), when any did.
     public var stubs: [String]?
     /// Set by the test process when `lab` runs it: proof that the kit's test code wrote this result (`ResultSeal`).
@@ -65,7 +72,7 @@ public struct TestResult: Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case name, status, outcome, message, testCode = "test_code", taskID = "task_id", lesson, exercise, function,
-             points, maxPoints = "max_points", stubs, seal
+             points, maxPoints = "max_points", score, maxScore = "max_score", filename, lineNo = "line_no", stubs, seal
     }
 
     /// "CreateMessageThreadTests/test_createMessageThread_usesPUT": the key of `LessonCatalog.declarationOrder`.
@@ -75,7 +82,7 @@ public struct TestResult: Codable, Equatable {
     }
 
     public init(name: String, testClass: String, testModule: String, outcome: Outcome, message: String?,
-                lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise, stubs: [String] = []) {
+                lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise, stubs: [String] = [], place: TestPlace? = nil) {
         self.name = name
         self.stubs = stubs.isEmpty ? nil : stubs
         self.outcome = outcome
@@ -88,6 +95,10 @@ public struct TestResult: Codable, Equatable {
         function = exercise.function
         maxPoints = exercise.points
         points = outcome == .passed ? exercise.points : 0
+        score = points
+        maxScore = maxPoints
+        filename = place?.file
+        lineNo = place?.line
     }
 }
 

@@ -7,6 +7,8 @@ public struct LessonCatalog: Codable, Equatable {
     /// Where each graded test is declared, "Class/test_name" → its rank in its file (read from Tests/ by `load`):
     /// results list a lesson's failures in the order its author wrote the tests, simplest first.
     public var declarationOrder: [String: Int] = [:]
+    /// Where each graded test is declared, "Class/test_name" → file and line (read from Tests/ by `load`).
+    public var declarationPlaces: [String: TestPlace] = [:]
 
     enum CodingKeys: String, CodingKey { case lessons }
 
@@ -65,7 +67,9 @@ public struct LessonCatalog: Codable, Equatable {
         }
         do {
             var catalog = try JSONDecoder().decode(LessonCatalog.self, from: data)
-            catalog.declarationOrder = TestDeclarations.scan(testsFolder: file.deletingLastPathComponent().appendingPathComponent("Tests"))
+            let declared = TestDeclarations.scan(testsFolder: file.deletingLastPathComponent().appendingPathComponent("Tests"))
+            catalog.declarationOrder = declared.order
+            catalog.declarationPlaces = declared.places
             return catalog
         } catch let error as DecodingError {
             throw CatalogError(description: "\(file.lastPathComponent) is malformed: \(Self.explain(error))")

@@ -52,7 +52,8 @@ enum ResultsRecorder {
         let module = String(reflecting: type).split(separator: ".").first.map(String.init) ?? "\(lesson.name)Tests"
         var result = TestResult(name: methodName(of: test), testClass: testClass, testModule: module, outcome: outcome,
                                 message: message, lesson: lesson, exercise: exercise,
-                                stubs: StubLog.recorded.map(\.function))
+                                stubs: StubLog.recorded.map(\.function),
+                                place: catalog.declarationPlaces["\(testClass)/\(methodName(of: test))"])
         if let seal = seal { result = seal.sealed(result) }
         do {
             try ResultsFile.record(result, in: file, catalog: catalog)

@@ -35,6 +35,19 @@ final class GradingIntegrityTests: XCTestCase {
                 }
                 completion(nil)
         """)])),
+        // A sealed result's seal covers what it says, not its points or place: those must come from the kit.
+        ("forge-result-fields", Attack(edits: [(threadStub, """
+                if let path = ProcessInfo.processInfo.environment["LAB_RESULTS"], let data = FileManager.default.contents(atPath: path),
+                   var json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], var tests = json["tests"] as? [[String: Any]] {
+                    for i in tests.indices {
+                        for key in ["score", "max_score", "points", "max_points"] { tests[i][key] = 5 }
+                        tests[i]["filename"] = "Forged.swift"; tests[i]["line_no"] = 1
+                    }
+                    json["tests"] = tests
+                    if let out = try? JSONSerialization.data(withJSONObject: json) { FileManager.default.createFile(atPath: path, contents: out) }
+                }
+        \(threadStub)
+        """)])),
         ("background-rewriter", Attack(edits: [(threadStub, """
                 let path = ProcessInfo.processInfo.environment["LAB_RESULTS"] ?? ""
                 DispatchQueue.global().async {
@@ -141,6 +154,30 @@ final class GradingIntegrityTests: XCTestCase {
     func test_solvedCopy_earnsFullMarks_withNoNote() throws {
         let row = try row("solved")
         XCTAssertEqual(row.results?.score, 33, "the kit's own solution lost points under the defences: \(row.summary); first failure: \(row.results?.tests.first { $0.outcome != .passed }?.message ?? "-")")
+    }
+
+    func test_solvedCopy_resultsCarryTheKitsScoresAndPlaces() throws {
+        try assertFieldsAreTheKits("solved", score: 1)
+    }
+
+    func test_scoresAndPlacesRewrittenDuringATest_areTheKitsOwn() throws {
+        try assertNothingEarned("forge-result-fields", noteContains: nil)
+        try assertFieldsAreTheKits("forge-result-fields", score: nil)
+    }
+
+    /// Every test's score is its points (`score` each when it passed, else 0), out of 1, where the kit declares it.
+    func assertFieldsAreTheKits(_ name: String, score: Double?, file: StaticString = #filePath, line: UInt = #line) throws {
+        let catalog = try LessonCatalog.load(from: KitRoot.find().appendingPathComponent("lessons.json"))
+        let tests = try XCTUnwrap(row(name).results?.tests, file: file, line: line)
+        for test in tests {
+            let place = catalog.declarationPlaces[test.classAndName]
+            XCTAssertNotNil(place, "\(test.testCode) is not declared in the kit", file: file, line: line)
+            XCTAssertEqual(test.filename, place?.file, "\(name): \(test.testCode)'s filename", file: file, line: line)
+            XCTAssertEqual(test.lineNo, place?.line, "\(name): \(test.testCode)'s line_no", file: file, line: line)
+            XCTAssertEqual(test.score, score ?? test.points, "\(name): \(test.testCode)'s score", file: file, line: line)
+            XCTAssertEqual(test.score, test.points, "\(name): \(test.testCode)'s score is not its points", file: file, line: line)
+            XCTAssertEqual(test.maxScore, 1, "\(name): \(test.testCode)'s max_score", file: file, line: line)
+        }
     }
 
     func test_atexitHandler_isRefused_andEarnsNothing() throws {

@@ -3,17 +3,10 @@ import XCTest
 import LabMetadata
 
 final class ResultsTests: XCTestCase {
-    let catalog = LessonCatalog(lessons: [
-        .init(name: "Lesson1", title: "One", chapter: "1", exercises: [
-            .init(section: "1.3", function: "a()", file: "A.swift", testClass: "ATests", pointsPerTest: nil, hints: ["h"]),
-            .init(section: "1.4", function: "b()", file: "B.swift", testClass: "BTests", pointsPerTest: 2, hints: ["h"]),
-        ]),
-    ])
+    let catalog = SampleResults.catalog
 
     func result(_ name: String, _ testClass: String, _ outcome: TestResult.Outcome) -> TestResult {
-        let (lesson, exercise) = catalog.exercise(forTestClass: testClass)!
-        return TestResult(name: name, testClass: testClass, testModule: "Lesson1Tests", outcome: outcome,
-                          message: outcome == .passed ? nil : "why", lesson: lesson, exercise: exercise)
+        SampleResults.result(name, testClass, outcome)
     }
 
     func test_totalsCountPointsPerTest_andStatusFollowsExercism() {

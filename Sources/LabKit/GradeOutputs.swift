@@ -1,0 +1,34 @@
+import Foundation
+import LabMetadata
+
+/// What `lab grade --github-output` and `--classroom50` leave for an autograding workflow: one learner's results,
+/// in the format its grader reads. They are written whatever the tests did, so the grader always has an answer.
+enum GradeOutputs {
+    static func write(_ results: LabResults, options: GradeOptions,
+                      environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        if options.githubOutput {
+            guard let path = environment["GITHUB_OUTPUT"], !path.isEmpty else {
+                throw UsageError("--github-output: GITHUB_OUTPUT is not set (GitHub Actions sets it for each step)")
+            }
+            try GitHubOutput.append(results, to: URL(fileURLWithPath: path))
+        }
+        if let file = options.classroom50 {
+            try Classroom50Result(results: results, environment: environment).write(to: URL(fileURLWithPath: file))
+        }
+    }
+}
+
+extension GradingWorkspace {
+    /// Every graded test of the lessons, failed because `reason`: a grader then still sees the whole maximum
+    /// (the reporter leaves a runner with no `max_score` out of the total altogether).
+    func allFailed(because reason: String) -> LabResults {
+        let graded = LessonRun(root: workspace.folder, catalog: kit.catalog).gradedTests(of: lessons)
+        let tests = graded.map { key, owner -> TestResult in
+            let parts = key.split(separator: "/").map(String.init)
+            return TestResult(name: parts.last ?? key, testClass: parts.first ?? "", testModule: "\(owner.lesson.name)Tests",
+                              outcome: .failed, message: "not graded: \(reason)", lesson: owner.lesson,
+                              exercise: owner.exercise, place: kit.catalog.declarationPlaces[key])
+        }
+        return LabResults(tests: tests, catalog: kit.catalog, errorMessage: reason)
+    }
+}
