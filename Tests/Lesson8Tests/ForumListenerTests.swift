@@ -1,0 +1,142 @@
+import Foundation
+import XCTest
+import LabTestSupport
+import FirebaseEmulator
+import Lesson8
+
+/// §8.4: the listener against the kit's socket server. The test writes the stream's bytes itself and waits for
+/// the listener's closures; "must not happen" checks wait 0.3 s.
+final class ForumListenerTests: ListenerTestCase {
+    private func snapshot() throws -> ServerSentEvent { Self.event("put", "/", try Self.forumJSON()) }
+
+    /// Opens the stream and delivers the recorded snapshot; stops with "setup: …" when that fails.
+    private func listeningWithSnapshot(file: StaticString = #filePath, line: UInt = #line) throws -> EventStream {
+        let stream = try startListening(file: file, line: line)
+        send([try snapshot()], on: stream)
+        let first = try update(1, after: "setup: the snapshot (a put at \"/\")", file: file, line: line)
+        guard first == (try Self.forumMessages()) else {
+            throw fail("setup: after the snapshot, onUpdate got \(Self.describe(first)); expected the recorded forum's five messages, oldest first. See \(Self.listener.reference).",
+                       file: file, line: line)
+        }
+        return stream
+    }
+
+    func test_start_opensTheStream_withOneGETOfTheMessages_acceptingEventStream() throws {
+        try startListening()
+        quietly(0.1)
+        XCTAssertEqual(streamCount, 1, "start opened \(streamCount) streams; one listener needs one. See \(Self.listener.reference).")
+    }
+
+    func test_theSnapshot_isTheFirstUpdate() throws {
+        let stream = try startListening()
+        send([try snapshot()], on: stream)
+        let got = try update(1, after: "the snapshot (a put at \"/\" of five messages)")
+        XCTAssertEqual(got, try Self.forumMessages(), """
+            After the snapshot, onUpdate got \(Self.describe(got)). The first event is the whole thread: apply it to \
+            the model and pass model.messages on. See \(Self.listener.reference).
+            """)
+    }
+
+    func test_anEventSplitAcrossPieces_isOneUpdate() throws {
+        let stream = try startListening()
+        let bytes = Self.wire([try snapshot()])
+        send(bytes.prefix(bytes.count / 2), on: stream)
+        quietly(0.2)  // the two halves arrive as two pieces
+        send(bytes.dropFirst(bytes.count / 2), on: stream)
+        guard Self.waitUntil({ !self.received.updates.isEmpty || !self.received.ends.isEmpty }) else {
+            throw fail("""
+                The snapshot came in two pieces, 0.2 s apart, and onUpdate was never called: the first half was lost. \
+                Use one EventStreamParser for the whole stream (a property of the listener), not a new one for each \
+                piece: it keeps an unfinished event until the rest arrives. See \(Self.listener.reference).
+                """)
+        }
+        XCTAssertEqual(try update(1, after: "the snapshot in two pieces"), try Self.forumMessages(),
+                       "The snapshot came in two pieces; the update should hold its five messages. See \(Self.listener.reference).")
+    }
+
+    func test_severalEventsInOnePiece_giveOneUpdateEach_inOrder() throws {
+        let stream = try listeningWithSnapshot()
+        let forum = try Self.forumMessages()
+        let edited = forum.map { ForumMessage(key: $0.key, text: "edited", sender: $0.sender, timestamp: $0.timestamp) }
+        let events = [Self.event("put", "/\(forum[0].key)/text", #""edited""#), Self.event("patch", "/\(forum[1].key)", #"{"text":"edited"}"#)]
+        send(events, on: stream)
+        _ = try update(3, after: "two events in one piece")
+        let updates = received.updates
+        XCTAssertEqual(updates[1], [edited[0]] + forum.dropFirst(), """
+            Two events came in one piece; the first update after the snapshot should show the first event applied \
+            (and only it): each event its own update, in the order sent. See \(Self.listener.reference).
+            """)
+        XCTAssertEqual(updates[2], Array(edited.prefix(2)) + forum.dropFirst(2), "The second update should show both events applied. See \(Self.listener.reference).")
+    }
+
+    func test_keepAlive_givesNoUpdate_andDoesNotEndTheStream() throws {
+        let stream = try listeningWithSnapshot()
+        send([Self.keepAlive, Self.keepAlive], on: stream)
+        let forum = try Self.forumMessages()
+        send([Self.event("put", "/\(forum[0].key)", "null")], on: stream)
+        _ = try update(2, after: "two keep-alive events and then a put")
+        let calls = received!
+        XCTAssertEqual(calls.updates.count, 2, """
+            Two keep-alive events and a put came; onUpdate was called \(calls.updates.count - 1) times after the \
+            snapshot. A keep-alive is not data: no update. See \(Self.listener.reference).
+            """)
+        XCTAssertEqual(calls.updates.last, Array(forum.dropFirst()), "The put after the keep-alives deleted one message. See \(Self.listener.reference).")
+        XCTAssertTrue(calls.ends.isEmpty, "After keep-alive events, onEnd got \(calls.ends): a keep-alive only keeps the connection open. See \(Self.listener.reference).")
+    }
+
+    func test_cancel_endsWithCancelled_closesTheStream_andDoesNotReconnect() throws {
+        let stream = try listeningWithSnapshot()
+        send([Self.cancel], on: stream)
+        let error = try end(after: "a `cancel` event")
+        XCTAssertEqual(error as? ForumStreamError, .cancelled, "After `cancel`, onEnd got \(error); expected ForumStreamError.cancelled. See \(Self.listener.reference).")
+        XCTAssertTrue(waitForClose(of: stream), """
+            After `cancel`, the listener kept the connection open: the server will send nothing more on it. Cancel \
+            the task when the stream ends. See \(Self.listener.reference).
+            """)
+        quietly(0.3)
+        XCTAssertEqual(streamCount, 1, """
+            After `cancel`, the listener opened the stream again: the rules no longer let it read, so it would only \
+            be refused again. Report the end with onEnd and let the app decide. See \(Self.listener.reference).
+            """)
+    }
+
+    func test_authRevoked_endsWithAuthRevoked_andClosesTheStream() throws {
+        let stream = try listeningWithSnapshot()
+        send([Self.authRevoked], on: stream)
+        let error = try end(after: "an `auth_revoked` event")
+        XCTAssertEqual(error as? ForumStreamError, .authRevoked("credential is no longer valid"),
+                       "After `auth_revoked`, onEnd got \(error); expected ForumStreamError.authRevoked(reason). See \(Self.listener.reference).")
+        XCTAssertTrue(waitForClose(of: stream), "After `auth_revoked`, the listener kept the connection open. Cancel the task. See \(Self.listener.reference).")
+    }
+
+    func test_stop_closesTheStream() throws {
+        let stream = try listeningWithSnapshot()
+        listener.stop()
+        XCTAssertTrue(waitForClose(of: stream), """
+            After stop(), the server still had the stream open \(Int(Self.wait)) s later: the task goes on until it \
+            is cancelled (`task.cancel()`), and the server keeps sending to nobody. See \(Self.listener.reference).
+            """)
+    }
+
+    func test_afterStop_neitherClosureIsCalled() throws {
+        let stream = try listeningWithSnapshot()
+        listener.stop()
+        send([Self.event("put", "/", "null")], on: stream)
+        quietly(0.3)
+        let calls = received!
+        XCTAssertEqual(calls.updates.count, 1, "After stop(), onUpdate was called again: \(Self.describe(calls.updates.last ?? [])). See \(Self.listener.reference).")
+        XCTAssertTrue(calls.ends.isEmpty, """
+            After stop(), onEnd got \(calls.ends.map { "\($0)" }): the cancelled task's own end (URLError.cancelled) is \
+            not news to the app that asked for it. After stop(), call neither closure. See \(Self.listener.reference).
+            """)
+    }
+
+    func test_theServerClosingTheStream_endsItOnce() throws {
+        let stream = try listeningWithSnapshot()
+        stream.finish()
+        _ = try end(after: "the server closed the stream")
+        quietly(0.3)
+        XCTAssertEqual(received.ends.count, 1, "onEnd was called \(received.ends.count) times; it must be called once. See \(Self.listener.reference).")
+        XCTAssertEqual(streamCount, 1, "After the server closed the stream, the listener opened it again; report the end and let the app decide. See \(Self.listener.reference).")
+    }
+}
