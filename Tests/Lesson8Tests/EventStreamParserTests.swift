@@ -31,12 +31,34 @@ final class EventStreamParserTests: Lesson8TestCase {
                        file: StaticString = #filePath, line: UInt = #line) throws {
         guard got != expected else { return }
         var message = "\(how), parse(_:) handed on \(got.count) event(s): \(got.map(\.description)); expected \(expected.count): \(expected.map(\.description))."
-        if got.count < expected.count {
-            message += " Events were lost or merged: keep the bytes of an unfinished line (and an unfinished event) for the next piece, and end an event only at a blank line."
+        if got.contains(where: { $0.data.contains("\u{FFFD}") || $0.name.contains("\u{FFFD}") }) {
+            message += " A character cut in two between pieces came out as U+FFFD (�): each piece was decoded as text on its own. Keep the bytes (Data) until a line is complete, then decode the line."
+        } else if got.count < expected.count {
+            message += " Events were lost or merged: keep the bytes of an unfinished line (and an unfinished event) for the next piece, and end an event only at a blank line (an empty line, also when it ends in \\r\\n)."
         } else if got.count > expected.count {
             message += " An event was handed on before its blank line, or twice."
+        } else if let index = got.indices.first(where: { got[$0] != expected[$0] }) {
+            message += " Event \(index + 1) differs: got \(got[index].name.debugDescription) \(got[index].data.debugDescription), expected \(expected[index].name.debugDescription) \(expected[index].data.debugDescription)."
+            message += Self.why(got[index], expected[index], previous: index > 0 ? expected[index - 1] : nil)
         }
         throw fail(message + " See \(Self.parse.reference).", file: file, line: line)
+    }
+
+    /// The likely cause of one event that came out different.
+    private static func why(_ got: ServerSentEvent, _ expected: ServerSentEvent, previous: ServerSentEvent?) -> String {
+        if let previous = previous, got.data.hasPrefix(previous.data), got.data != previous.data {
+            return " It still holds the previous event's data: after a blank line, start the next event afresh."
+        }
+        if got.data == String(expected.data.dropFirst()) || got.name == String(expected.name.dropFirst()) {
+            return " Its first character is missing: the space after the colon is optional, so drop it only when it is there."
+        }
+        if expected.data.hasPrefix(got.data) {
+            return " Its data is cut short: the value is everything after the first colon, colons in the JSON included."
+        }
+        if got.data.hasSuffix("\r") || got.name.hasSuffix("\r") {
+            return " A \\r is left in the text: it belongs to the \\r\\n line ending."
+        }
+        return ""
     }
 
     func test_everyRecordedStream_inOnePiece() throws {

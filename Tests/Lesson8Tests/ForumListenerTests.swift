@@ -94,6 +94,7 @@ final class ForumListenerTests: ListenerTestCase {
             the task when the stream ends. See \(Self.listener.reference).
             """)
         quietly(0.3)
+        XCTAssertEqual(received.ends.count, 1, "After `cancel`, onEnd was called \(received.ends.count) times (\(received.ends.map { "\($0)" })); the stream ends once: report it once. See \(Self.listener.reference).")
         XCTAssertEqual(streamCount, 1, """
             After `cancel`, the listener opened the stream again: the rules no longer let it read, so it would only \
             be refused again. Report the end with onEnd and let the app decide. See \(Self.listener.reference).
@@ -138,5 +139,21 @@ final class ForumListenerTests: ListenerTestCase {
         quietly(0.3)
         XCTAssertEqual(received.ends.count, 1, "onEnd was called \(received.ends.count) times; it must be called once. See \(Self.listener.reference).")
         XCTAssertEqual(streamCount, 1, "After the server closed the stream, the listener opened it again; report the end and let the app decide. See \(Self.listener.reference).")
+    }
+
+    func test_aRefusal_endsWithItsStatus() throws {
+        refuseStreams()
+        let calls = received!
+        listener.start(onUpdate: { calls.update($0) }, onEnd: { calls.end($0) })
+        try requireStarted()
+        let error = try end(after: "the server answered the GET with 401 Permission denied")
+        XCTAssertEqual(error as? ForumStreamError, .httpStatus(401), """
+            The server refused the stream with 401, and onEnd got \(error). URLSession counts a 401 as a successful \
+            transfer: look at the response's status in urlSession(_:dataTask:didReceive:completionHandler:) and end \
+            with ForumStreamError.httpStatus(status) when it is not 200. See \(Self.listener.reference).
+            """)
+        XCTAssertTrue(calls.updates.isEmpty, "After a 401, onUpdate got \(calls.updates.count) update(s): the body is Firebase's error, not events. See \(Self.listener.reference).")
+        quietly(0.3)
+        XCTAssertEqual(requestCount, 1, "After the 401, the listener asked again (\(requestCount) requests): report the end and let the app decide. See \(Self.listener.reference).")
     }
 }

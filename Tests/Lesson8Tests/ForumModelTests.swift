@@ -124,6 +124,19 @@ final class ForumModelTests: Lesson8TestCase {
             """)
     }
 
+    func test_aPatchKeyWithSlashes_writesAtThatPath() throws {
+        var model = try modelWithSnapshot()
+        var expected = try Self.forumMessages()
+        let index = try XCTUnwrap(expected.firstIndex { $0.sender == "Chen" }, "setup: Chen's message")
+        let old = expected[index]
+        expected[index] = ForumMessage(key: old.key, text: "Multi-path", sender: old.sender, timestamp: old.timestamp)
+        try apply(Self.event("patch", "/", #"{"\#(old.key)/text":"Multi-path"}"#), to: &model)
+        try expect(model, expected, after: "a patch at \"/\" of {\"\(old.key)/text\": \"Multi-path\"}", mistake: """
+            A patch's key may itself be a path (Firebase's multi-path update): "<key>/text" is the text of that \
+            message. Split the key at "/" too, and write at path + those parts.
+            """)
+    }
+
     func test_aSecondPutAtTheRoot_replacesEverything() throws {
         var model = try modelWithSnapshot()
         let only = ForumMessage(key: "-NsA3Cc2cC2cCc2cC2cC", text: "Fresh start", sender: "Hal", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_070))

@@ -44,6 +44,10 @@ class ListenerTestCase: Lesson8TestCase {
         super.tearDown()
     }
 
+    /// From now on the server answers the stream's GET with 401 Permission denied.
+    func refuseStreams() { emulator.withService { $0.refuses = true } }
+    var requestCount: Int { emulator.requests.count }
+
     /// The stream the listener opened, if any.
     var stream: EventStream? { emulator.withService { $0.streams.first } }
     var streamCount: Int { emulator.withService { $0.streams.count } }
@@ -105,10 +109,12 @@ class ListenerTestCase: Lesson8TestCase {
     func update(_ count: Int, after what: String, file: StaticString = #filePath, line: UInt = #line) throws -> [ForumMessage] {
         let calls = received!
         guard Self.waitUntil({ calls.updates.count >= count || !calls.ends.isEmpty }) else {
+            let cause = calls.updates.isEmpty
+                ? " Make the task with `session.dataTask(with: request)` and no completion handler (with one, the delegate never gets the pieces); feed every piece to the parser, every event it hands on to the model, and after each put or patch call onUpdate(model.messages)."
+                : " Hand on every event parse(_:) returns, not just the first: each put or patch is one onUpdate."
             throw fail("""
-                After \(what), onUpdate was not called within \(Int(Self.wait)) s (it was called \(calls.updates.count) \
-                time(s) in all). Every piece goes through the parser, and every put or patch it hands on through the \
-                model, then onUpdate(model.messages). See \(Self.listener.reference).
+                After \(what), onUpdate was called \(calls.updates.count) time(s) in all within \(Int(Self.wait)) s; \
+                expected \(count).\(cause) See \(Self.listener.reference).
                 """, file: file, line: line)
         }
         if calls.updates.count < count, let end = calls.ends.first {

@@ -11,6 +11,8 @@ struct ScriptedForum: EmulatedService {
     static let streamPath = "/threads/\(threadID)/messages"
 
     private(set) var streams: [EventStream] = []
+    /// When set, the stream is refused as Firebase refuses a read the rules do not allow.
+    var refuses = false
 
     mutating func respond(to request: ServiceRequest) -> ServiceReply {
         let accept = (request.header("Accept") ?? "").lowercased()
@@ -18,6 +20,7 @@ struct ScriptedForum: EmulatedService {
               accept.contains("text/event-stream") else {
             return .response(errorResponse(status: 400, message: "this server streams GET \(Self.streamPath).json with Accept: text/event-stream"))
         }
+        if refuses { return .response(errorResponse(status: 401, message: "Permission denied")) }
         let stream = EventStream(headers: ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"])
         streams.append(stream)
         return .stream(stream)
