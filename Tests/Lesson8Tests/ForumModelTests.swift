@@ -42,6 +42,16 @@ final class ForumModelTests: Lesson8TestCase {
                    file: file, line: line)
     }
 
+    /// The recorded forum's messages with `sender`'s text changed to `text`, and that message's key.
+    private func forum(withTextOf sender: String, changedTo text: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> (key: String, messages: [ForumMessage]) {
+        var messages = try Self.forumMessages()
+        let index = try XCTUnwrap(messages.firstIndex { $0.sender == sender }, "setup: \(sender)'s message", file: file, line: line)
+        let old = messages[index]
+        messages[index] = ForumMessage(key: old.key, text: text, sender: old.sender, timestamp: old.timestamp)
+        return (old.key, messages)
+    }
+
     func test_theSnapshot_givesEveryMessage_oldestFirst() throws {
         var model = ForumModel()
         try apply(Self.event("put", "/", try Self.forumJSON()), to: &model)
@@ -77,12 +87,9 @@ final class ForumModelTests: Lesson8TestCase {
 
     func test_aPutAtAField_changesThatFieldOnly() throws {
         var model = try modelWithSnapshot()
-        var expected = try Self.forumMessages()
-        let index = try XCTUnwrap(expected.firstIndex { $0.sender == "Ana" }, "setup: Ana's message")
-        let old = expected[index]
-        expected[index] = ForumMessage(key: old.key, text: "Edited", sender: old.sender, timestamp: old.timestamp)
-        try apply(Self.event("put", "/\(old.key)/text", #""Edited""#), to: &model)
-        try expect(model, expected, after: "a put at \"/\(old.key)/text\" of \"Edited\"", mistake: """
+        let (key, expected) = try forum(withTextOf: "Ana", changedTo: "Edited")
+        try apply(Self.event("put", "/\(key)/text", #""Edited""#), to: &model)
+        try expect(model, expected, after: "a put at \"/\(key)/text\" of \"Edited\"", mistake: """
             The path has two parts, a message's key and a field: the put replaces that field of that message only. \
             Follow every part of the path, not just the first.
             """)
@@ -100,12 +107,9 @@ final class ForumModelTests: Lesson8TestCase {
 
     func test_aPatch_changesTheChildrenItNames_andKeepsTheRest() throws {
         var model = try modelWithSnapshot()
-        var expected = try Self.forumMessages()
-        let index = try XCTUnwrap(expected.firstIndex { $0.sender == "Dana" }, "setup: Dana's message")
-        let old = expected[index]
-        expected[index] = ForumMessage(key: old.key, text: "Edited by PATCH", sender: old.sender, timestamp: old.timestamp)
-        try apply(Self.event("patch", "/\(old.key)", #"{"text":"Edited by PATCH"}"#), to: &model)
-        try expect(model, expected, after: "a patch at \"/\(old.key)\" of {\"text\": \"Edited by PATCH\"}", mistake: """
+        let (key, expected) = try forum(withTextOf: "Dana", changedTo: "Edited by PATCH")
+        try apply(Self.event("patch", "/\(key)", #"{"text":"Edited by PATCH"}"#), to: &model)
+        try expect(model, expected, after: "a patch at \"/\(key)\" of {\"text\": \"Edited by PATCH\"}", mistake: """
             A patch writes each child it names, at its path plus the child's key, and keeps every other child: this \
             one changes the text and keeps the sender and timestamp. Applied as a put, it replaces the whole message \
             with a text alone, and the message is lost.
@@ -126,12 +130,9 @@ final class ForumModelTests: Lesson8TestCase {
 
     func test_aPatchKeyWithSlashes_writesAtThatPath() throws {
         var model = try modelWithSnapshot()
-        var expected = try Self.forumMessages()
-        let index = try XCTUnwrap(expected.firstIndex { $0.sender == "Chen" }, "setup: Chen's message")
-        let old = expected[index]
-        expected[index] = ForumMessage(key: old.key, text: "Multi-path", sender: old.sender, timestamp: old.timestamp)
-        try apply(Self.event("patch", "/", #"{"\#(old.key)/text":"Multi-path"}"#), to: &model)
-        try expect(model, expected, after: "a patch at \"/\" of {\"\(old.key)/text\": \"Multi-path\"}", mistake: """
+        let (key, expected) = try forum(withTextOf: "Chen", changedTo: "Multi-path")
+        try apply(Self.event("patch", "/", #"{"\#(key)/text":"Multi-path"}"#), to: &model)
+        try expect(model, expected, after: "a patch at \"/\" of {\"\(key)/text\": \"Multi-path\"}", mistake: """
             A patch's key may itself be a path (Firebase's multi-path update): "<key>/text" is the text of that \
             message. Split the key at "/" too, and write at path + those parts.
             """)
