@@ -41,8 +41,9 @@ public final class ForumListener: NSObject, URLSessionDataDelegate, @unchecked S
 
     /// EXERCISE 8.4 — Opens the stream of the thread's messages and keeps the model up to date (LESSONS.md §8.4).
     ///
-    /// - One GET of `<baseURL>/threads/<threadID>/messages.json` with the header `Accept: text/event-stream`, as a
-    ///   data task of `session` *without* a completion handler (with one, the delegate never sees the pieces).
+    /// - One GET of `<baseURL>/<threadID>/messages.json` (where Lesson 1 POSTs them) with the header
+    ///   `Accept: text/event-stream`, as a data task of `session` *without* a completion handler (with one, the
+    ///   delegate never sees the pieces).
     /// - Every piece that arrives goes through one `EventStreamParser`; every event into one `ForumModel`.
     /// - After each `put` or `patch`: `onUpdate(model.messages)`. Nothing for `keep-alive`.
     /// - When the stream ends without `stop()` — a `cancel` or `auth_revoked` event (the model throws), a status other

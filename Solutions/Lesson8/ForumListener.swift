@@ -49,8 +49,9 @@ public final class ForumListener: NSObject, URLSessionDataDelegate, @unchecked S
 
     /// EXERCISE 8.4 — Opens the stream of the thread's messages and keeps the model up to date (LESSONS.md §8.4).
     ///
-    /// - One GET of `<baseURL>/threads/<threadID>/messages.json` with the header `Accept: text/event-stream`, as a
-    ///   data task of `session` *without* a completion handler (with one, the delegate never sees the pieces).
+    /// - One GET of `<baseURL>/<threadID>/messages.json` (where Lesson 1 POSTs them) with the header
+    ///   `Accept: text/event-stream`, as a data task of `session` *without* a completion handler (with one, the
+    ///   delegate never sees the pieces).
     /// - Every piece that arrives goes through one `EventStreamParser`; every event into one `ForumModel`.
     /// - After each `put` or `patch`: `onUpdate(model.messages)`. Nothing for `keep-alive`.
     /// - When the stream ends without `stop()` — a `cancel` or `auth_revoked` event (the model throws), a status other
@@ -59,8 +60,8 @@ public final class ForumListener: NSObject, URLSessionDataDelegate, @unchecked S
     /// - Neither closure is called after `stop()`.
     public func start(onUpdate: @escaping ([ForumMessage]) -> Void, onEnd: @escaping (Error) -> Void) {
         // BEGIN SOLUTION
-        let url = baseURL.appendingPathComponent("threads").appendingPathComponent(threadID)
-            .appendingPathComponent("messages").appendingPathExtension("json")
+        let url = baseURL.appendingPathComponent(threadID).appendingPathComponent("messages")
+            .appendingPathExtension("json")
         var request = URLRequest(url: url)
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         let task = session.dataTask(with: request)

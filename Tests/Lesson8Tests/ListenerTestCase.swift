@@ -89,7 +89,7 @@ class ListenerTestCase: Lesson8TestCase {
             if request.method != "GET" {
                 message += " Open it with GET: a stream is a read."
             } else if request.path != ScriptedForum.streamPath || !request.hasJSONSuffix {
-                message += " The thread's messages are at <baseURL>/threads/<threadID>/messages.json."
+                message += " The thread's messages are at <baseURL>/<threadID>/messages.json (the thread's key, then `messages`, where Lesson 1 POSTs them)."
             } else if !(accept ?? "").contains("text/event-stream") {
                 message += " Without `Accept: text/event-stream` Firebase answers once with JSON and closes: set that header on the request."
             }
