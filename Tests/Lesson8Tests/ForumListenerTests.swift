@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import XCTest
 import LabTestSupport
 import FirebaseEmulator
@@ -163,5 +166,27 @@ final class ForumListenerTests: ListenerTestCase {
         XCTAssertTrue(calls.updates.isEmpty, "After a 401, onUpdate got \(calls.updates.count) update(s): the body is Firebase's error, not events. See \(Self.listener.reference).")
         quietly(0.3)
         XCTAssertEqual(requestCount, 1, "After the 401, the listener asked again (\(requestCount) requests): report the end and let the app decide. See \(Self.listener.reference).")
+    }
+
+    func test_onTheFirebaseEmulator_aPostedMessageArrives() throws {
+        let (firebase, other) = try listenToFirebase()
+        let calls = ListenerCalls()
+        other.start(onUpdate: { calls.update($0) }, onEnd: { calls.end($0) })
+        try requireStarted()
+        let forum = try Self.forumMessages()
+        guard Self.waitUntil({ !calls.updates.isEmpty || !calls.ends.isEmpty }), calls.updates.first == forum else {
+            throw fail("setup: on the kit's Firebase emulator, the first update was \(calls.updates.first.map(Self.describe) ?? "never called") (onEnd: \(calls.ends.map { "\($0)" })); expected the recorded forum's five messages. See \(Self.listener.reference).")
+        }
+        var request = URLRequest(url: firebase.baseURL.appendingPathComponent("\(ScriptedForum.threadID)/messages.json"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"sender":"Fay","text":"Posted elsewhere","timestamp":750000050}"#.utf8)
+        firebase.session.dataTask(with: request).resume()
+        guard Self.waitUntil({ calls.updates.count >= 2 }), let after = calls.updates.last else {
+            throw fail("Another client POSTed a message, and onUpdate was not called within \(Int(Self.wait)) s (onEnd: \(calls.ends.map { "\($0)" })). See \(Self.listener.reference).")
+        }
+        XCTAssertEqual(after.map(\.text), forum.map(\.text) + ["Posted elsewhere"], """
+            Another client POSTed a message (Firebase sends a put at its new push ID); the update should hold the five \
+            messages and the new one, last. Got \(Self.describe(after)). See \(Self.listener.reference).
+            """)
     }
 }

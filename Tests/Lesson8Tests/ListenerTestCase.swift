@@ -44,6 +44,26 @@ class ListenerTestCase: Lesson8TestCase {
         super.tearDown()
     }
 
+    /// A second listener, on the kit's Firebase emulator (not the script) served on 127.0.0.1, holding the recorded
+    /// forum as the messages of the scripted thread: the real events of real writes.
+    func listenToFirebase(file: StaticString = #filePath, line: UInt = #line) throws -> (FirebaseEmulator, ForumListener) {
+        let forum = try Fixtures.json("lesson8/forum.json")
+        let firebase = FirebaseEmulator(database: [ScriptedForum.threadID: ["title": "Live updates", "messages": forum]])
+        let server = EmulatorServer(serving: firebase)
+        do {
+            try server.start()
+        } catch {
+            throw fail("setup: the Firebase emulator could not start on 127.0.0.1: \(error)", file: file, line: line)
+        }
+        let other = ForumListener(baseURL: server.baseURL, threadID: ScriptedForum.threadID, configuration: .ephemeral)
+        addTeardownBlock {
+            other.session.invalidateAndCancel()
+            server.stop()
+            firebase.invalidate()
+        }
+        return (firebase, other)
+    }
+
     /// From now on the server answers the stream's GET with 401 Permission denied.
     func refuseStreams() { emulator.withService { $0.refuses = true } }
     var requestCount: Int { emulator.requests.count }
