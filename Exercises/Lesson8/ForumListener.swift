@@ -18,7 +18,8 @@ public final class ForumListener: NSObject, URLSessionDataDelegate, @unchecked S
     public let baseURL: URL
     public let threadID: String
     /// Open the stream through this session: its delegate is this listener. The tests' configuration marks every
-    /// request it sends, so they can tell it from another session's.
+    /// request it sends, so they can tell it from another session's. (A session keeps its delegate until it is
+    /// invalidated: an app done with a listener calls `session.invalidateAndCancel()`.)
     public private(set) var session: URLSession!
     /// Where the updates and the end are reported: one at a time, in the order the events came.
     public let delegateQueue: OperationQueue = {
