@@ -45,3 +45,8 @@ final class SessionTripwire: URLProtocol {
 
     override func stopLoading() {}
 }
+
+extension LabTestCase {
+    /// Requests sent through `URLSession.shared` in this test, for suites whose server is not a `FirebaseEmulator`.
+    public static var requestsThroughSharedSession: [URLRequest] { SessionTripwire.requests }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import XCTest
+import LabTestSupport
+import FirebaseEmulator
+import Lesson8
+
+/// §8.2: the parser, without a server — the recorded streams of Fixtures/lesson8 fed whole, in every split, byte by
+/// byte; and the framing rules one at a time.
+final class EventStreamParserTests: Lesson8TestCase {
+    /// The recorded streams: each file's bytes and the events they hold (Fixtures/lesson8/README.md).
+    static let recordings = ["firebase-forum", "firebase-forum-crlf", "spec-framing"]
+
+    private func recording(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> (Data, [ServerSentEvent]) {
+        let bytes = try Fixtures.data("lesson8/\(name).sse")
+        guard case .array(let list) = try Fixtures.json("lesson8/\(name).events.json") else {
+            throw fail("setup: Fixtures/lesson8/\(name).events.json is not a list of events", file: file, line: line)
+        }
+        let events = list.map { ServerSentEvent(name: $0["event"].stringValue ?? "?", data: $0["data"].stringValue ?? "?") }
+        return (bytes, events)
+    }
+
+    /// Feeds `pieces` to one parser and returns every event it handed on.
+    private func parse(_ pieces: [Data], file: StaticString = #filePath, line: UInt = #line) throws -> [ServerSentEvent] {
+        var parser = EventStreamParser()
+        let events = pieces.flatMap { parser.parse($0) }
+        try requireStarted(file: file, line: line)
+        return events
+    }
+
+    private func check(_ got: [ServerSentEvent], _ expected: [ServerSentEvent], _ how: String,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        guard got != expected else { return }
+        var message = "\(how), parse(_:) handed on \(got.count) event(s): \(got.map(\.description)); expected \(expected.count): \(expected.map(\.description))."
+        if got.contains(where: { $0.data.contains("\u{FFFD}") || $0.name.contains("\u{FFFD}") }) {
+            message += " A character cut in two between pieces came out as U+FFFD (�): each piece was decoded as text on its own. Keep the bytes (Data) until a line is complete, then decode the line."
+        } else if got.count < expected.count {
+            message += " Events were lost or merged: keep the bytes of an unfinished line (and an unfinished event) for the next piece, and end an event only at a blank line (an empty line, also when it ends in \\r\\n)."
+        } else if got.count > expected.count {
+            message += " An event was handed on before its blank line, or twice."
+        } else if let index = got.indices.first(where: { got[$0] != expected[$0] }) {
+            message += " Event \(index + 1) differs: got \(got[index].name.debugDescription) \(got[index].data.debugDescription), expected \(expected[index].name.debugDescription) \(expected[index].data.debugDescription)."
+            message += Self.why(got[index], expected[index], previous: index > 0 ? expected[index - 1] : nil)
+        }
+        throw fail(message + " See \(Self.parse.reference).", file: file, line: line)
+    }
+
+    /// The likely cause of one event that came out different.
+    private static func why(_ got: ServerSentEvent, _ expected: ServerSentEvent, previous: ServerSentEvent?) -> String {
+        let dataDiffers = got.data != expected.data, nameDiffers = got.name != expected.name
+        if dataDiffers, let previous = previous, got.data.hasPrefix(previous.data) {
+            return " It still holds the previous event's data: after a blank line, start the next event afresh."
+        }
+        if (dataDiffers && got.data == String(expected.data.dropFirst())) || (nameDiffers && got.name == String(expected.name.dropFirst())) {
+            return " Its first character is missing: the space after the colon is optional, so drop it only when it is there."
+        }
+        if dataDiffers && expected.data.hasPrefix(got.data) {
+            return " Its data is cut short: the value is everything after the first colon, colons in the JSON included."
+        }
+        if got.data.hasSuffix("\r") || got.name.hasSuffix("\r") {
+            return " A \\r is left in the text: it belongs to the \\r\\n line ending."
+        }
+        return ""
+    }
+
+    func test_everyRecordedStream_inOnePiece() throws {
+        for name in Self.recordings {
+            let (bytes, expected) = try recording(name)
+            try check(try parse([bytes]), expected, "Fed Fixtures/lesson8/\(name).sse in one piece")
+        }
+    }
+
+    func test_everyRecordedStream_splitInTwoAtEveryByte() throws {
+        for name in Self.recordings {
+            let (bytes, expected) = try recording(name)
+            let wholeIsRight = try parse([bytes]) == expected
+            for cut in 0...bytes.count {
+                let pieces = [bytes.prefix(cut), bytes.dropFirst(cut)].map { Data($0) }
+                let got = try parse(pieces)
+                guard got != expected else { continue }
+                let text = String(decoding: bytes.prefix(cut).suffix(12), as: UTF8.self)
+                let how = "Fed Fixtures/lesson8/\(name).sse in two pieces, the first ending after byte \(cut) (…\(text.debugDescription))"
+                if wholeIsRight, !got.contains(where: { $0.data.contains("\u{FFFD}") }) {
+                    throw fail("""
+                        \(how), parse(_:) handed on \(got.map(\.description)); in one piece the same bytes give the right \
+                        events, so the cut between pieces garbled them: keep the bytes after the last \\n (an unfinished \
+                        line) and the unfinished event for the next piece. See \(Self.parse.reference).
+                        """)
+                }
+                try check(got, expected, how)
+            }
+        }
+    }
+
+    func test_everyRecordedStream_oneByteAtATime() throws {
+        for name in Self.recordings {
+            let (bytes, expected) = try recording(name)
+            try check(try parse(bytes.map { Data([$0]) }), expected, "Fed Fixtures/lesson8/\(name).sse one byte at a time")
+        }
+    }
+
+    func test_severalEventsInOnePiece_areAllHandedOn_inOrder() throws {
+        let events = [Self.event("put", "/", "null"), Self.event("put", "/a", "1"), Self.event("patch", "/", #"{"b":2}"#)]
+        try check(try parse([Self.wire(events)]), events, "Fed three events in one piece")
+    }
+
+    func test_crlfLineEndings_areNotPartOfTheText() throws {
+        let wire = Data("event: put\r\ndata: {\"path\":\"/\",\"data\":null}\r\n\r\n".utf8)
+        let got = try parse([wire])
+        if got.first?.name == "put\r" || got.first?.data.hasSuffix("\r") == true {
+            throw fail("""
+                Fed an event whose lines end in \\r\\n, parse(_:) kept the \\r in the text: \(got.map { $0.name.debugDescription + " " + $0.data.debugDescription }). \
+                A line ends at \\n, and a \\r just before it is part of the line ending. See \(Self.parse.reference).
+                """)
+        }
+        try check(got, [Self.event("put", "/", "null")], "Fed an event whose lines end in \\r\\n")
+    }
+
+    func test_aCharacterSplitAcrossPieces_arrivesWhole() throws {
+        let wire = Self.wire([Self.event("put", "/m/text", #""Ciao 👋 ünïcödé""#)])
+        let cut = try XCTUnwrap(wire.firstIndex(of: 0xF0), "setup: the emoji's first byte") + 2
+        let got = try parse([wire.prefix(cut), wire.dropFirst(cut)].map { Data($0) })
+        if got.count == 1, got[0].data.contains("\u{FFFD}") {
+            throw fail("""
+                Fed an event split in the middle of the emoji 👋 (a 4-byte UTF-8 character), parse(_:) handed on \
+                \(got[0].data.debugDescription): each piece was turned into text on its own, and half a character is \
+                no character. Keep the bytes (Data) until a line is complete, then decode the line. See \(Self.parse.reference).
+                """)
+        }
+        try check(got, [Self.event("put", "/m/text", #""Ciao 👋 ünïcödé""#)], "Fed an event split in the middle of a character")
+    }
+
+    func test_anEvent_isHandedOnOnlyAtItsBlankLine() throws {
+        var parser = EventStreamParser()
+        let early = parser.parse(Data("event: put\ndata: {\"path\":\"/\",\"data\":1}\n".utf8))
+        try requireStarted()
+        if !early.isEmpty {
+            throw fail("""
+                Fed `event: put` and `data: …` lines without the blank line that ends the event, parse(_:) already \
+                handed on \(early.map(\.description)). An event ends at a blank line: until then more `data:` lines \
+                may follow. See \(Self.parse.reference).
+                """)
+        }
+        try check(parser.parse(Data("\n".utf8)), [Self.event("put", "/", "1")], "Fed the blank line after it")
+    }
+
+    func test_theSpaceAfterTheColon_isOptional() throws {
+        let wire = Data("event:put\ndata:{\"path\":\"/\",\"data\":1}\n\n".utf8)
+        try check(try parse([wire]), [Self.event("put", "/", "1")],
+                  "Fed `event:put` and `data:{…}`, without the space after the colon (the space is optional)")
+    }
+}

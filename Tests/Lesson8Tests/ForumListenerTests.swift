@@ -1,0 +1,201 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+import LabTestSupport
+import FirebaseEmulator
+import Lesson8
+
+/// §8.4: the listener against the kit's socket server. The test writes the stream's bytes itself and waits for
+/// the listener's closures; "must not happen" checks wait 0.3 s.
+final class ForumListenerTests: ListenerTestCase {
+    private func snapshot() throws -> ServerSentEvent { Self.event("put", "/", try Self.forumJSON()) }
+
+    /// Opens the stream and delivers the recorded snapshot; stops with "setup: …" when that fails.
+    private func listeningWithSnapshot(file: StaticString = #filePath, line: UInt = #line) throws -> EventStream {
+        let stream = try startListening(file: file, line: line)
+        send([try snapshot()], on: stream)
+        let first = try update(1, after: "setup: the snapshot (a put at \"/\")", file: file, line: line)
+        guard first == (try Self.forumMessages()) else {
+            throw fail("setup: after the snapshot, onUpdate got \(Self.describe(first)); expected the recorded forum's five messages, oldest first. See \(Self.listener.reference).",
+                       file: file, line: line)
+        }
+        return stream
+    }
+
+    func test_start_opensTheStream_withOneGETOfTheMessages_acceptingEventStream() throws {
+        try startListening()
+        quietly(0.1)
+        XCTAssertEqual(streamCount, 1, "start opened \(streamCount) streams; one listener needs one. See \(Self.listener.reference).")
+    }
+
+    func test_theSnapshot_isTheFirstUpdate() throws {
+        let stream = try startListening()
+        send([try snapshot()], on: stream)
+        let got = try update(1, after: "the snapshot (a put at \"/\" of five messages)")
+        XCTAssertEqual(got, try Self.forumMessages(), """
+            After the snapshot, onUpdate got \(Self.describe(got)). The first event is the whole thread: apply it to \
+            the model and pass model.messages on. See \(Self.listener.reference).
+            """)
+    }
+
+    func test_anEventSplitAcrossPieces_isOneUpdate() throws {
+        let stream = try startListening()
+        let bytes = Self.wire([try snapshot()])
+        // Three pieces 0.3 s apart, so that each is read on its own unless the machine stalls that long.
+        for (index, cut) in [(0, bytes.count / 3), (bytes.count / 3, 2 * bytes.count / 3), (2 * bytes.count / 3, bytes.count)].enumerated() {
+            if index > 0 { quietly(0.3) }
+            send(bytes.subdata(in: cut.0..<cut.1), on: stream)
+        }
+        guard Self.waitUntil({ !self.received.updates.isEmpty || !self.received.ends.isEmpty }) else {
+            throw fail("""
+                The snapshot came in three pieces, 0.3 s apart, and onUpdate was never called: what came before the \
+                last piece was lost. \
+                Use one EventStreamParser for the whole stream (a property of the listener), not a new one for each \
+                piece: it keeps an unfinished event until the rest arrives. See \(Self.listener.reference).
+                """)
+        }
+        XCTAssertEqual(try update(1, after: "the snapshot in three pieces"), try Self.forumMessages(),
+                       "The snapshot came in three pieces; the update should hold its five messages. See \(Self.listener.reference).")
+    }
+
+    func test_severalEventsInOnePiece_giveOneUpdateEach_inOrder() throws {
+        let stream = try listeningWithSnapshot()
+        let forum = try Self.forumMessages()
+        let edited = forum.map { ForumMessage(key: $0.key, text: "edited", sender: $0.sender, timestamp: $0.timestamp) }
+        let events = [Self.event("put", "/\(forum[0].key)/text", #""edited""#), Self.event("patch", "/\(forum[1].key)", #"{"text":"edited"}"#)]
+        send(events, on: stream)
+        _ = try update(3, after: "two events in one piece")
+        let updates = received.updates
+        XCTAssertEqual(updates[1], [edited[0]] + forum.dropFirst(), """
+            Two events came in one piece; the first update after the snapshot should show the first event applied \
+            (and only it): each event its own update, in the order sent. See \(Self.listener.reference).
+            """)
+        XCTAssertEqual(updates[2], Array(edited.prefix(2)) + forum.dropFirst(2), "The second update should show both events applied. See \(Self.listener.reference).")
+    }
+
+    func test_keepAlive_givesNoUpdate_andDoesNotEndTheStream() throws {
+        let stream = try listeningWithSnapshot()
+        send([Self.keepAlive, Self.keepAlive], on: stream)
+        let forum = try Self.forumMessages()
+        send([Self.event("put", "/\(forum[0].key)", "null")], on: stream)
+        let calls = received!
+        let afterPut = Array(forum.dropFirst())
+        // Waits for the put's update itself, so extra updates before it are all in by then.
+        guard Self.waitUntil({ calls.updates.contains(afterPut) || !calls.ends.isEmpty }) else {
+            throw fail("""
+                Two keep-alive events and then a put deleting one message came; within \(Int(Self.wait)) s no update \
+                showed that put (\(calls.updates.count) update(s) in all). See \(Self.listener.reference).
+                """)
+        }
+        XCTAssertTrue(calls.ends.isEmpty, "After keep-alive events, onEnd got \(calls.ends.map { "\($0)" }): a keep-alive only keeps the connection open. See \(Self.listener.reference).")
+        XCTAssertEqual(calls.updates.count, 2, """
+            Two keep-alive events and a put came; onUpdate was called \(calls.updates.count - 1) times after the \
+            snapshot. A keep-alive is not data: no update. See \(Self.listener.reference).
+            """)
+    }
+
+    func test_cancel_endsWithCancelled_closesTheStream_andDoesNotReconnect() throws {
+        let stream = try listeningWithSnapshot()
+        send([Self.cancel], on: stream)
+        let error = try end(after: "a `cancel` event")
+        XCTAssertEqual(error as? ForumStreamError, .cancelled, "After `cancel`, onEnd got \(error); expected ForumStreamError.cancelled. See \(Self.listener.reference).")
+        XCTAssertTrue(waitForClose(of: stream), """
+            After `cancel`, the listener kept the connection open: the server will send nothing more on it. Cancel \
+            the task when the stream ends. See \(Self.listener.reference).
+            """)
+        quietly(0.3)
+        XCTAssertEqual(received.ends.count, 1, "After `cancel`, onEnd was called \(received.ends.count) times (\(received.ends.map { "\($0)" })); the stream ends once: report it once. See \(Self.listener.reference).")
+        XCTAssertEqual(streamCount, 1, """
+            After `cancel`, the listener opened the stream again: the rules no longer let it read, so it would only \
+            be refused again. Report the end with onEnd and let the app decide. See \(Self.listener.reference).
+            """)
+    }
+
+    func test_authRevoked_endsWithAuthRevoked_andClosesTheStream() throws {
+        let stream = try listeningWithSnapshot()
+        send([Self.authRevoked], on: stream)
+        let error = try end(after: "an `auth_revoked` event")
+        XCTAssertEqual(error as? ForumStreamError, .authRevoked("credential is no longer valid"),
+                       "After `auth_revoked`, onEnd got \(error); expected ForumStreamError.authRevoked(reason). See \(Self.listener.reference).")
+        XCTAssertTrue(waitForClose(of: stream), "After `auth_revoked`, the listener kept the connection open. Cancel the task. See \(Self.listener.reference).")
+    }
+
+    func test_stop_closesTheStream() throws {
+        let stream = try listeningWithSnapshot()
+        listener.stop()
+        XCTAssertTrue(waitForClose(of: stream), """
+            After stop(), the server still had the stream open \(Int(Self.wait)) s later: the task goes on until it \
+            is cancelled (`task.cancel()`), and the server keeps sending to nobody. See \(Self.listener.reference).
+            """)
+    }
+
+    func test_afterStop_neitherClosureIsCalled() throws {
+        let stream = try listeningWithSnapshot()
+        listener.stop()
+        send([Self.event("put", "/", "null")], on: stream)
+        quietly(0.3)
+        let calls = received!
+        XCTAssertEqual(calls.updates.count, 1, "After stop(), onUpdate was called again: \(Self.describe(calls.updates.last ?? [])). See \(Self.listener.reference).")
+        XCTAssertTrue(calls.ends.isEmpty, """
+            After stop(), onEnd got \(calls.ends.map { "\($0)" }): the cancelled task's own end (URLError.cancelled) is \
+            not news to the app that asked for it. After stop(), call neither closure. See \(Self.listener.reference).
+            """)
+    }
+
+    func test_theServerClosingTheStream_endsItOnce() throws {
+        let stream = try listeningWithSnapshot()
+        stream.finish()
+        _ = Self.waitUntil { !self.received.ends.isEmpty || self.streamCount > 1 }
+        if received.ends.isEmpty, streamCount > 1 {
+            throw fail("""
+                The server closed the stream, and the listener opened it again instead of calling onEnd (a browser's \
+                EventSource reconnects by itself; this listener must not): report the end once and let the app decide. \
+                See \(Self.listener.reference).
+                """)
+        }
+        _ = try end(after: "the server closed the stream")
+        quietly(0.3)
+        XCTAssertEqual(received.ends.count, 1, "onEnd was called \(received.ends.count) times; it must be called once. See \(Self.listener.reference).")
+        XCTAssertEqual(streamCount, 1, "After the server closed the stream, the listener opened it again; report the end and let the app decide. See \(Self.listener.reference).")
+    }
+
+    func test_aRefusal_endsWithItsStatus() throws {
+        refuseStreams()
+        let calls = received!
+        listener.start(onUpdate: { calls.update($0) }, onEnd: { calls.end($0) })
+        try requireStarted()
+        let error = try end(after: "the server answered the GET with 401 Permission denied")
+        XCTAssertEqual(error as? ForumStreamError, .httpStatus(401), """
+            The server refused the stream with 401, and onEnd got \(error). URLSession counts a 401 as a successful \
+            transfer: look at the response's status in urlSession(_:dataTask:didReceive:completionHandler:) and end \
+            with ForumStreamError.httpStatus(status) when it is not 200. See \(Self.listener.reference).
+            """)
+        XCTAssertTrue(calls.updates.isEmpty, "After a 401, onUpdate got \(calls.updates.count) update(s): the body is Firebase's error, not events. See \(Self.listener.reference).")
+        quietly(0.3)
+        XCTAssertEqual(requestCount, 1, "After the 401, the listener asked again (\(requestCount) requests): report the end and let the app decide. See \(Self.listener.reference).")
+    }
+
+    func test_onTheFirebaseEmulator_aPostedMessageArrives() throws {
+        let (firebase, other) = try listenToFirebase()
+        let calls = ListenerCalls()
+        other.start(onUpdate: { calls.update($0) }, onEnd: { calls.end($0) })
+        try requireStarted()
+        let forum = try Self.forumMessages()
+        guard Self.waitUntil({ !calls.updates.isEmpty || !calls.ends.isEmpty }), calls.updates.first == forum else {
+            throw fail("setup: on the kit's Firebase emulator, the first update was \(calls.updates.first.map(Self.describe) ?? "never called") (onEnd: \(calls.ends.map { "\($0)" })); expected the recorded forum's five messages. See \(Self.listener.reference).")
+        }
+        var request = URLRequest(url: firebase.baseURL.appendingPathComponent("\(ScriptedForum.threadID)/messages.json"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"sender":"Fay","text":"Posted elsewhere","timestamp":750000050}"#.utf8)
+        firebase.session.dataTask(with: request).resume()
+        guard Self.waitUntil({ calls.updates.count >= 2 }), let after = calls.updates.last else {
+            throw fail("Another client POSTed a message, and onUpdate was not called within \(Int(Self.wait)) s (onEnd: \(calls.ends.map { "\($0)" })). See \(Self.listener.reference).")
+        }
+        XCTAssertEqual(after.map(\.text), forum.map(\.text) + ["Posted elsewhere"], """
+            Another client POSTed a message (Firebase sends a put at its new push ID); the update should hold the five \
+            messages and the new one, last. Got \(Self.describe(after)). See \(Self.listener.reference).
+            """)
+    }
+}

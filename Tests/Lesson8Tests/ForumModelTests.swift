@@ -1,0 +1,199 @@
+import Foundation
+import XCTest
+import LabTestSupport
+import Lesson8
+
+/// §8.3: the model, without a server — events in, messages out.
+final class ForumModelTests: Lesson8TestCase {
+    /// A model that has applied the recorded forum's snapshot; stops with "setup: …" when that fails.
+    private func modelWithSnapshot(file: StaticString = #filePath, line: UInt = #line) throws -> ForumModel {
+        var model = ForumModel()
+        try apply(Self.event("put", "/", try Self.forumJSON()), to: &model, setup: true, file: file, line: line)
+        let expected = try Self.forumMessages()
+        guard model.messages == expected else {
+            throw fail("""
+                setup: after the snapshot (a put at "/" of the recorded forum's five messages), messages is \
+                \(Self.describe(model.messages)); expected \(Self.describe(expected)). The first put at "/" is the \
+                whole data of the location: keep it. See \(Self.model.reference).
+                """, file: file, line: line)
+        }
+        return model
+    }
+
+    private func apply(_ event: ServerSentEvent, to model: inout ForumModel, setup: Bool = false,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        do {
+            try model.apply(event)
+        } catch {
+            try requireStarted(file: file, line: line)
+            throw fail("\(setup ? "setup: " : "")apply(_:) threw \(error) for the event \(event). A put or patch with {\"path\", \"data\"} is a change to apply, not an error. See \(Self.model.reference).",
+                       file: file, line: line)
+        }
+        _ = model.messages
+        try requireStarted(file: file, line: line)
+    }
+
+    /// Fails naming `mistake` unless `model.messages` is `expected`.
+    private func expect(_ model: ForumModel, _ expected: [ForumMessage], after what: String, mistake: String,
+                        file: StaticString = #filePath, line: UInt = #line) throws {
+        let got = model.messages
+        guard got != expected else { return }
+        throw fail("After \(what), messages is \(Self.describe(got)); expected \(Self.describe(expected)). \(mistake) See \(Self.model.reference).",
+                   file: file, line: line)
+    }
+
+    /// The recorded forum's messages with `sender`'s text changed to `text`, and that message's key.
+    private func forum(withTextOf sender: String, changedTo text: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> (key: String, messages: [ForumMessage]) {
+        var messages = try Self.forumMessages()
+        let index = try XCTUnwrap(messages.firstIndex { $0.sender == sender }, "setup: \(sender)'s message", file: file, line: line)
+        let old = messages[index]
+        messages[index] = ForumMessage(key: old.key, text: text, sender: old.sender, timestamp: old.timestamp)
+        return (old.key, messages)
+    }
+
+    func test_theSnapshot_givesEveryMessage_oldestFirst() throws {
+        var model = ForumModel()
+        try apply(Self.event("put", "/", try Self.forumJSON()), to: &model)
+        let expected = try Self.forumMessages()
+        let got = model.messages
+        if Set(got.map(\.key)) == Set(expected.map(\.key)), got != expected {
+            throw fail("""
+                After the snapshot, messages holds the right five, in the wrong order: \(Self.describe(got)). Sort \
+                them by timestamp, oldest first (push IDs need not be in time order: each client sets its own clock; a \
+                dictionary has no order at all). See \(Self.model.reference).
+                """)
+        }
+        try expect(model, expected, after: "the snapshot (a put at \"/\" of five messages)",
+                   mistake: "The first event, a put at \"/\", is the whole data at the listened location: the initial snapshot.")
+    }
+
+    func test_anEmptySnapshot_null_givesNoMessages() throws {
+        var model = ForumModel()
+        try apply(Self.event("put", "/", "null"), to: &model)
+        try expect(model, [], after: "a put at \"/\" of null (a thread without messages)", mistake: "null is no data: no messages, no error.")
+    }
+
+    func test_aPutAtAKey_addsThatMessage_andKeepsTheOthers() throws {
+        var model = try modelWithSnapshot()
+        let new = ForumMessage(key: "-NsA2Aa0aA0aAa0aA0aA", text: "New here", sender: "Fay", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_035))
+        try apply(Self.event("put", "/\(new.key)", Self.json(new)), to: &model)
+        let expected = (try Self.forumMessages() + [new]).sorted { $0.timestamp < $1.timestamp }
+        try expect(model, expected, after: "a put at \"/\(new.key)\" of one new message", mistake: """
+            A put replaces the data at its path — here one message's key, below the location — and nothing else: \
+            the path says where, relative to the listened location ("/" is all of it).
+            """)
+    }
+
+    func test_aPutAtAField_changesThatFieldOnly() throws {
+        var model = try modelWithSnapshot()
+        let (key, expected) = try forum(withTextOf: "Ana", changedTo: "Edited")
+        try apply(Self.event("put", "/\(key)/text", #""Edited""#), to: &model)
+        try expect(model, expected, after: "a put at \"/\(key)/text\" of \"Edited\"", mistake: """
+            The path has two parts, a message's key and a field: the put replaces that field of that message only. \
+            Follow every part of the path, not just the first.
+            """)
+    }
+
+    func test_aPutOfNull_deletesThatMessageOnly() throws {
+        var model = try modelWithSnapshot()
+        let expected = try Self.forumMessages()
+        let gone = expected[2]
+        try apply(Self.event("put", "/\(gone.key)", "null"), to: &model)
+        try expect(model, expected.filter { $0.key != gone.key }, after: "a put at \"/\(gone.key)\" of null", mistake: """
+            In Firebase, null at a path means nothing is there: the message was deleted. Remove it.
+            """)
+    }
+
+    func test_aPatch_changesTheChildrenItNames_andKeepsTheRest() throws {
+        var model = try modelWithSnapshot()
+        let (key, expected) = try forum(withTextOf: "Dana", changedTo: "Edited by PATCH")
+        try apply(Self.event("patch", "/\(key)", #"{"text":"Edited by PATCH"}"#), to: &model)
+        try expect(model, expected, after: "a patch at \"/\(key)\" of {\"text\": \"Edited by PATCH\"}", mistake: """
+            A patch writes each child it names, at its path plus the child's key, and keeps every other child: this \
+            one changes the text and keeps the sender and timestamp. Applied as a put, it replaces the whole message \
+            with a text alone, and the message is lost.
+            """)
+    }
+
+    func test_aPatchAtTheRoot_addsAndDeletesChildren_andKeepsTheRest() throws {
+        var model = try modelWithSnapshot()
+        let forum = try Self.forumMessages()
+        let gone = forum[0]
+        let new = ForumMessage(key: "-NsA2Bb1bB1bBb1bB1bB", text: "Patched in", sender: "Gus", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_060))
+        try apply(Self.event("patch", "/", #"{"\#(gone.key)":null,"\#(new.key)":\#(Self.json(new))}"#), to: &model)
+        try expect(model, forum.filter { $0.key != gone.key } + [new], after: "a patch at \"/\" adding one message and setting another to null", mistake: """
+            Each child of a patch is written at its own key: a message, or null — which deletes that message. The \
+            children the patch does not name stay.
+            """)
+    }
+
+    func test_aPatchKeyWithSlashes_writesAtThatPath() throws {
+        var model = try modelWithSnapshot()
+        let (key, expected) = try forum(withTextOf: "Chen", changedTo: "Multi-path")
+        try apply(Self.event("patch", "/", #"{"\#(key)/text":"Multi-path"}"#), to: &model)
+        try expect(model, expected, after: "a patch at \"/\" of {\"\(key)/text\": \"Multi-path\"}", mistake: """
+            A patch's key may itself be a path (Firebase's multi-path update): "<key>/text" is the text of that \
+            message. Split the key at "/" too, and write at path + those parts.
+            """)
+    }
+
+    func test_aSecondPutAtTheRoot_replacesEverything() throws {
+        var model = try modelWithSnapshot()
+        let only = ForumMessage(key: "-NsA3Cc2cC2cCc2cC2cC", text: "Fresh start", sender: "Hal", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_070))
+        try apply(Self.event("put", "/", #"{"\#(only.key)":\#(Self.json(only))}"#), to: &model)
+        try expect(model, [only], after: "a second put at \"/\" with one message", mistake: """
+            A put replaces everything at its path; at "/" that is every message (the messages it does not name are \
+            gone). Merging it into what you had is a patch's job.
+            """)
+    }
+
+    func test_keepAlive_changesNothing() throws {
+        var model = try modelWithSnapshot()
+        do {
+            try model.apply(Self.keepAlive)
+        } catch {
+            throw fail("apply(_:) threw \(error) for `keep-alive` (data: null). A keep-alive only keeps the connection open: it is not data, and not an error. See \(Self.model.reference).")
+        }
+        try expect(model, try Self.forumMessages(), after: "a keep-alive event", mistake: "A keep-alive is not data: nothing changes.")
+    }
+
+    func test_cancel_throwsCancelled() throws {
+        var model = try modelWithSnapshot()
+        do {
+            try model.apply(Self.cancel)
+        } catch let error as ForumStreamError {
+            XCTAssertEqual(error, .cancelled, "For `cancel`, apply(_:) threw \(error); expected ForumStreamError.cancelled. See \(Self.model.reference).")
+            return
+        } catch {
+            throw fail("For `cancel`, apply(_:) threw \(error); expected ForumStreamError.cancelled. See \(Self.model.reference).")
+        }
+        throw fail("For `cancel`, apply(_:) returned normally; it should throw ForumStreamError.cancelled: the server will send nothing more, and the app must know. See \(Self.model.reference).")
+    }
+
+    func test_authRevoked_throwsAuthRevoked_withTheReason() throws {
+        var model = try modelWithSnapshot()
+        do {
+            try model.apply(Self.authRevoked)
+        } catch let error as ForumStreamError {
+            XCTAssertEqual(error, .authRevoked("credential is no longer valid"), """
+                For `auth_revoked` with data "credential is no longer valid" (a JSON string), apply(_:) threw \(error); \
+                expected ForumStreamError.authRevoked("credential is no longer valid"), the string decoded. See \(Self.model.reference).
+                """)
+            return
+        } catch {
+            throw fail("For `auth_revoked`, apply(_:) threw \(error); expected ForumStreamError.authRevoked(reason). See \(Self.model.reference).")
+        }
+        throw fail("For `auth_revoked`, apply(_:) returned normally; it should throw ForumStreamError.authRevoked(reason): the credential expired and the stream ends. See \(Self.model.reference).")
+    }
+
+    func test_messagesWithTheSameTimestamp_areOrderedByKey() throws {
+        var model = ForumModel()
+        let time = Date(timeIntervalSinceReferenceDate: 750_000_000)
+        let messages = ["-NsA9e", "-NsA9a", "-NsA9d", "-NsA9b", "-NsA9c"].map { ForumMessage(key: $0, text: "same time", sender: $0, timestamp: time) }
+        let object = messages.map { #""\#($0.key)":\#(Self.json($0))"# }.joined(separator: ",")
+        try apply(Self.event("put", "/", "{\(object)}"), to: &model)
+        try expect(model, messages.sorted { $0.key < $1.key }, after: "a snapshot of five messages with the same timestamp",
+                   mistake: "Messages with the same timestamp go in the order of their keys, so the list never changes order by chance.")
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+import FirebaseEmulator
+import LabTestSupport
+import Lesson8
+
+/// §8.4's tests: a ScriptedForum on the kit's socket server (127.0.0.1, a free port) per test — a URLProtocol hands
+/// a response over in one piece, so a stream needs a socket — a listener pointed at it, and what its closures got.
+/// Every wait has its own timeout; the test writes each event and then waits for the listener's answer.
+class ListenerTestCase: Lesson8TestCase {
+    /// The header the tests' session configuration adds to every request it sends: a request without it came
+    /// through another session.
+    static let sessionMark = "X-Lab-Session"
+    static let wait: TimeInterval = 2
+
+    private var emulator: Emulator<ScriptedForum>!
+    private var server: EmulatorServer!
+    private let mark = UUID().uuidString
+    var listener: ForumListener!
+    var received: ListenerCalls!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        emulator = Emulator(ScriptedForum())
+        server = EmulatorServer(serving: emulator)
+        do {
+            try server.start()
+        } catch {
+            throw fail("setup: the test server could not start on 127.0.0.1: \(error)")
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = [Self.sessionMark: mark]
+        listener = ForumListener(baseURL: server.baseURL, threadID: ScriptedForum.threadID, configuration: configuration)
+        received = ListenerCalls()
+    }
+
+    override func tearDown() {
+        listener?.session.invalidateAndCancel()
+        server?.stop()
+        emulator?.invalidate()
+        super.tearDown()
+    }
+
+    /// A second listener, on the kit's Firebase emulator (not the script) served on 127.0.0.1, holding the recorded
+    /// forum as the messages of the scripted thread: the real events of real writes.
+    func listenToFirebase(file: StaticString = #filePath, line: UInt = #line) throws -> (FirebaseEmulator, ForumListener) {
+        let forum = try Fixtures.json("lesson8/forum.json")
+        let firebase = FirebaseEmulator(database: [ScriptedForum.threadID: ["title": "Live updates", "messages": forum]])
+        let server = EmulatorServer(serving: firebase)
+        do {
+            try server.start()
+        } catch {
+            throw fail("setup: the Firebase emulator could not start on 127.0.0.1: \(error)", file: file, line: line)
+        }
+        let other = ForumListener(baseURL: server.baseURL, threadID: ScriptedForum.threadID, configuration: .ephemeral)
+        addTeardownBlock {
+            other.session.invalidateAndCancel()
+            server.stop()
+            firebase.invalidate()
+        }
+        return (firebase, other)
+    }
+
+    /// From now on the server answers the stream's GET with 401 Permission denied.
+    func refuseStreams() { emulator.withService { $0.refuses = true } }
+    var requestCount: Int { emulator.requests.count }
+
+    /// The stream the listener opened, if any.
+    var stream: EventStream? { emulator.withService { $0.streams.first } }
+    var streamCount: Int { emulator.withService { $0.streams.count } }
+
+    /// Calls `start`, and waits until the listener's stream is open. Stops the test, saying why, when a stub ran,
+    /// when no stream opened (what was sent instead), or when it came through another session.
+    @discardableResult
+    func startListening(file: StaticString = #filePath, line: UInt = #line) throws -> EventStream {
+        let calls = received!
+        listener.start(onUpdate: { calls.update($0) }, onEnd: { calls.end($0) })
+        try requireStarted(file: file, line: line)
+        guard Self.waitUntil({ self.stream != nil || !calls.ends.isEmpty || !Self.requestsThroughSharedSession.isEmpty }) else {
+            throw fail(noStream(), file: file, line: line)
+        }
+        if let request = Self.requestsThroughSharedSession.first {
+            throw fail("""
+                start sent \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") through URLSession.shared, \
+                not through the listener's `session`. Only `session` delivers the stream's pieces to this listener (it \
+                is the session's delegate). Use `session.dataTask(with: request)`. See \(Self.listener.reference).
+                """, file: file, line: line)
+        }
+        guard let stream = stream else { throw fail(noStream(), file: file, line: line) }
+        if let request = emulator.requests.first, request.header(Self.sessionMark) != mark {
+            throw fail("""
+                start opened the stream through a session of its own, not the listener's `session` (\(request.summary) \
+                lacked the header the tests' configuration adds). Make the task with `session.dataTask(with:)`: it \
+                is the session made from the configuration you were given, with the listener as its delegate. See \(Self.listener.reference).
+                """, file: file, line: line)
+        }
+        return stream
+    }
+
+    private func noStream() -> String {
+        let sent = emulator.requests
+        var message = "start did not open the stream within \(Int(Self.wait)) s."
+        if let request = sent.first {
+            let accept = request.header("Accept")
+            message += " The server received \(sent.count) request(s), the first: \(request.summary), Accept: \(accept ?? "(none)")."
+            if request.method != "GET" {
+                message += " Open it with GET: a stream is a read."
+            } else if request.path != ScriptedForum.streamPath || !request.hasJSONSuffix {
+                message += " The thread's messages are at <baseURL>/<threadID>/messages.json (the thread's key, then `messages`, where Lesson 1 POSTs them)."
+            } else if !(accept ?? "").contains("text/event-stream") {
+                message += " Without `Accept: text/event-stream` Firebase answers once with JSON and closes: set that header on the request."
+            }
+        } else if let end = received.ends.first {
+            message += " onEnd got \(end) before any request reached the server."
+        } else {
+            message += " No request reached the server: was the task resumed (`task.resume()`)?"
+        }
+        return message + " See \(Self.listener.reference)."
+    }
+
+    /// Writes `bytes` into the open stream.
+    func send(_ bytes: Data, on stream: EventStream) { stream.send(bytes) }
+    func send(_ events: [ServerSentEvent], on stream: EventStream) { stream.send(Self.wire(events)) }
+
+    /// Waits (up to 2 s) for the listener's `count`-th update and returns it.
+    func update(_ count: Int, after what: String, file: StaticString = #filePath, line: UInt = #line) throws -> [ForumMessage] {
+        let calls = received!
+        guard Self.waitUntil({ calls.updates.count >= count || !calls.ends.isEmpty }) else {
+            let cause = calls.updates.isEmpty
+                ? " Make the task with `session.dataTask(with: request)` and no completion handler (with one, the delegate never gets the pieces); feed every piece to the parser, every event it hands on to the model, and after each put or patch call onUpdate(model.messages)."
+                : " Hand on every event parse(_:) returns, not just the first: each put or patch is one onUpdate."
+            throw fail("""
+                After \(what), onUpdate was called \(calls.updates.count) time(s) in all within \(Int(Self.wait)) s; \
+                expected \(count).\(cause) See \(Self.listener.reference).
+                """, file: file, line: line)
+        }
+        if calls.updates.count < count, let end = calls.ends.first {
+            throw fail("After \(what), the listener ended with \(end) instead of calling onUpdate. See \(Self.listener.reference).",
+                       file: file, line: line)
+        }
+        return calls.updates[count - 1]
+    }
+
+    /// Waits (up to 2 s) for onEnd and returns what it got.
+    func end(after what: String, file: StaticString = #filePath, line: UInt = #line) throws -> Error {
+        let calls = received!
+        guard Self.waitUntil({ !calls.ends.isEmpty }), let error = calls.ends.first else {
+            throw fail("After \(what), onEnd was not called within \(Int(Self.wait)) s. See \(Self.listener.reference).",
+                       file: file, line: line)
+        }
+        return error
+    }
+
+    /// True once the transport noticed the client closed the stream.
+    func waitForClose(of stream: EventStream) -> Bool { Self.waitUntil { stream.isCancelled } }
+
+    /// Waits up to 2 s, running the run loop, until `condition` holds.
+    static func waitUntil(_ condition: @escaping () -> Bool, timeout: TimeInterval = wait) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if Date() >= deadline { return false }
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+        }
+        return true
+    }
+
+    /// Lets `seconds` pass, for what must *not* happen.
+    func quietly(_ seconds: TimeInterval) { RunLoop.current.run(until: Date(timeIntervalSinceNow: seconds)) }
+}
+
+/// What the listener's closures received, from whatever queue.
+final class ListenerCalls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var updateList: [[ForumMessage]] = []
+    private var endList: [Error] = []
+
+    func update(_ messages: [ForumMessage]) { lock.lock(); updateList.append(messages); lock.unlock() }
+    func end(_ error: Error) { lock.lock(); endList.append(error); lock.unlock() }
+    var updates: [[ForumMessage]] { lock.lock(); defer { lock.unlock() }; return updateList }
+    var ends: [Error] { lock.lock(); defer { lock.unlock() }; return endList }
+}
