@@ -18,6 +18,7 @@ public enum LabCommandLine {
         \(GradeCommand.usage)
         \(GenerateCommand.usage)
         \(MutantsCommand.usage)
+        \(SolutionsCopyCommand.usage)
           lab lint                check lessons.json against the lessons, tests, sections and hints that exist
 
           lab --help              this text (also `lab <command> --help`)
@@ -25,7 +26,7 @@ public enum LabCommandLine {
         Lessons are named Lesson1, Lesson2, … or just 1, 2, … (L1, lesson1 and "Lesson 1" work too).
         """
 
-    static let commands = ["check", "hint", "watch", "serve", "grade", "generate", "lint", "mutants", "--help"]
+    static let commands = ["check", "hint", "watch", "serve", "grade", "generate", "lint", "mutants", "solutions-copy", "--help"]
 
     /// Writes one message to standard output and flushes it at once, so a pipe or a file (`lab watch | tee log`)
     /// sees each line as it is written, not when a buffer fills or the command ends.
@@ -56,6 +57,7 @@ public enum LabCommandLine {
             case "generate": return try GenerateCommand.run(rest, output: output)
             case "lint": return try LintCommand.run(rest, output: output)
             case "mutants": return try MutantsCommand.run(rest, output: output)
+            case "solutions-copy": return try SolutionsCopyCommand.run(rest, output: output)
             default:
                 output("lab: \(unknownCommand(command, rest)) See `lab --help`.")
                 return 2
