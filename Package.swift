@@ -39,15 +39,15 @@ let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
     .testTarget(name: "ChatCaveEmulatorTests", dependencies: ["ChatCaveEmulator", "EmulatorTestSupport"], path: "Tests/ChatCaveEmulatorTests"),
     .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata", "EmulatorTestSupport"], path: "Tests/LabKitTests"),
     // LAB_SOLUTIONS: against the solutions every board feature must work; against Exercises/ a stub may be named instead.
-    .testTarget(name: "BoardTests", dependencies: ["BoardKit", "Lesson1", "Lesson4", "LabSupport", "FirebaseEmulator"],
+    .testTarget(name: "BoardTests", dependencies: ["BoardKit", "Lesson1", "Lesson4", "Lesson8", "LabSupport", "FirebaseEmulator"],
                 path: "Tests/BoardTests", swiftSettings: buildsSolutions ? [.define("LAB_SOLUTIONS")] : []),
 ]
 
-/// `swift run board`: the Message Board on the learner's own Lesson 1 and Lesson 4 code. It needs every lesson it
+/// `swift run board`: the Message Board on the learner's own Lesson 1, 4 and 8 code. It needs every lesson it
 /// runs, so a `LAB_LESSONS` build leaves it out.
 let boardTargets: [Target] = onlyLessons != nil ? [] : [
     // The board's logic as a library (screen model, terminal, scriptable commands), so it can be tested.
-    .target(name: "BoardKit", dependencies: ["Lesson1", "Lesson4", "LabSupport", "FirebaseEmulator"], path: "Sources/BoardKit"),
+    .target(name: "BoardKit", dependencies: ["Lesson1", "Lesson4", "Lesson8", "LabSupport", "FirebaseEmulator"], path: "Sources/BoardKit"),
     .executableTarget(name: "board", dependencies: ["BoardKit"], path: "Sources/board"),
 ]
 

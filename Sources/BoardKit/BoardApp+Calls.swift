@@ -36,7 +36,10 @@ extension BoardApp {
             listFailure = nil
             hasLoaded = true
             selection = selected.flatMap { id in threads.firstIndex { $0.identifier == id } } ?? min(selection, max(0, threads.count - 1))
-            if openThread == nil { page = .threads }
+            if openThread == nil {
+                page = .threads
+                stopListening()
+            }
             if !quietly { show("\(threads.count) \(threads.count == 1 ? "thread" : "threads"), as your fetchMessageThreads sorted them", error: false) }
         case .failure(let failure):
             listFailure = failure

@@ -19,6 +19,7 @@ extension BoardApp {
             guard threads.indices.contains(selection) else { return }
             page = .thread(identifier: threads[selection].identifier)
             scrollBack = 0
+            startListening(to: threads[selection].identifier)
         case .character("n"): openPrompt(.newThread)
         default: handleCommon(key)
         }
@@ -31,7 +32,9 @@ extension BoardApp {
         case .pageUp: scrollBack = min(scrollBack + bodyHeight, maxScrollBack)
         case .pageDown: scrollBack = max(0, scrollBack - bodyHeight)
         case .character("p"): openPrompt(.message)
-        case .escape, .left, .character("b"): page = .threads
+        case .escape, .left, .character("b"):
+            page = .threads
+            stopListening()
         default: handleCommon(key)
         }
     }

@@ -65,8 +65,14 @@ extension BoardApp {
     }
 
     private var liveNote: String {
-        hasLiveUpdates ? "Live: other clients' posts appear by themselves."
-            : "Live updates arrive with Lesson 8; until then r shows others' posts."
+        guard hasLiveUpdates else { return "No live updates here: r shows others' posts." }
+        switch liveState {
+        case .idle: return "Live updates in an open thread (Lesson 8); r refreshes the list."
+        case .listening: return "Live: other clients' posts appear by themselves."
+        case .notStarted(let section):
+            return "live updates: finish Lesson \(section.prefix { $0 != "." }) §\(section); until then r shows others' posts."
+        case .ended: return "Live updates stopped (above): r refreshes; open the thread again to listen."
+        }
     }
 
     private var keys: String {

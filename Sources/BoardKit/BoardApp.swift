@@ -13,6 +13,17 @@ public final class BoardApp {
         case message
     }
 
+    /// Live updates of the open thread (Lesson 8).
+    public enum LiveState: Equatable {
+        /// No thread opened yet: nothing known.
+        case idle
+        case listening(threadID: String)
+        /// The learner's listener is a stub: `NotImplemented` for this section.
+        case notStarted(section: String)
+        /// The stream ended without the board asking; its failure is on the status line.
+        case ended
+    }
+
     public struct Status: Equatable {
         public var text: String
         public var isError: Bool
@@ -39,6 +50,9 @@ public final class BoardApp {
     public let sender: String
     /// Whether messages from other clients arrive by themselves (Lesson 8); without, `r` refreshes.
     public var hasLiveUpdates: Bool { live != nil }
+    public internal(set) var liveState = LiveState.idle
+    /// Tells a current listener's reports from a stopped one's.
+    private var liveGeneration = 0
     /// The terminal's size; the screen is laid out for it (80×24 by default).
     public var size = (width: 80, height: 24)
     public var timeZone = TimeZone.current { didSet { dateFormatters = [:] } }
@@ -48,7 +62,7 @@ public final class BoardApp {
     public var onChange: () -> Void = {}
 
     let service: BoardService
-    private let live: LiveUpdates?
+    let live: LiveUpdates?
     /// Where the service's answers are applied: the main queue for the terminal, immediately in some tests.
     let deliver: (@escaping () -> Void) -> Void
 
@@ -61,10 +75,56 @@ public final class BoardApp {
         self.deliver = deliver
     }
 
-    /// Loads the threads, and listens for live updates when there are any.
+    /// Loads the threads.
     public func start() {
         refresh(quietly: false)
-        live?.start { [weak self] in self?.deliver { self?.refresh(quietly: true) } }
+    }
+
+    /// Follows the open thread's messages as they change, when there are live updates and Lesson 8 is not known to be
+    /// unfinished. Reports come through `deliver`; a stopped listener's are ignored.
+    func startListening(to identifier: String) {
+        guard let live else { return }
+        if case .notStarted = liveState { return }
+        liveGeneration += 1
+        let generation = liveGeneration
+        liveState = .listening(threadID: identifier)
+        live.start(threadID: identifier, changed: { [weak self] messages in
+            self?.deliver {
+                guard let self, self.liveGeneration == generation else { return }
+                self.applyLive(messages, to: identifier)
+            }
+        }, ended: { [weak self] failure in
+            self?.deliver {
+                guard let self, self.liveGeneration == generation else { return }
+                self.endLive(failure)
+            }
+        })
+    }
+
+    func stopListening() {
+        guard live != nil, case .listening = liveState else { return }
+        liveGeneration += 1
+        liveState = .idle
+        live?.stop()
+    }
+
+    private func applyLive(_ messages: [BoardMessage], to identifier: String) {
+        guard let index = threads.firstIndex(where: { $0.identifier == identifier }),
+              threads[index].messages != messages else { return }
+        threads[index].messages = messages
+        onChange()
+    }
+
+    private func endLive(_ failure: BoardFailure) {
+        liveGeneration += 1
+        live?.stop()  // lets the ended listener and its session go
+        if case .notStarted(let section) = failure.problem {
+            liveState = .notStarted(section: section)  // said on the info line, not as an error
+        } else {
+            liveState = .ended
+            status = Status(text: failure.statusText, isError: true)
+        }
+        onChange()
     }
 
     public var openThread: BoardThread? {
@@ -73,7 +133,7 @@ public final class BoardApp {
     }
 
     public func quit() {
-        live?.stop()
+        stopListening()
         hasQuit = true
     }
 

@@ -5,11 +5,13 @@ public enum BoardFeature: String, CaseIterable {
     case threadList = "thread list"
     case newThread = "new thread"
     case post = "post"
+    case live = "live updates"
 
     public var lesson: Int {
         switch self {
         case .threadList: return 4
         case .newThread, .post: return 1
+        case .live: return 8
         }
     }
 
@@ -19,6 +21,7 @@ public enum BoardFeature: String, CaseIterable {
         case .threadList: return "4.6"
         case .newThread: return "1.3"
         case .post: return "1.4"
+        case .live: return "8.4"
         }
     }
 
@@ -28,6 +31,7 @@ public enum BoardFeature: String, CaseIterable {
         case .threadList: return "fetchMessageThreads"
         case .newThread: return "createMessageThread"
         case .post: return "createMessage"
+        case .live: return "ForumListener"
         }
     }
 

@@ -29,7 +29,9 @@ public enum BoardMain {
         }
         CrashGuard.install()
         if options.command == .interactive {
-            TerminalBoard.run(BoardApp(service: connection.service, serverLabel: connection.label, sender: options.sender))
+            let app = BoardApp(service: connection.service, serverLabel: connection.label, sender: options.sender,
+                               live: connection.live)
+            withExtendedLifetime(connection) { TerminalBoard.run(app) }  // the embedded emulator's socket stays open
         }
         let output = BoardScript.Output(line: { print($0) }, error: { fputs($0 + "\n", stderr) })
         BoardScript.run(options.command, sender: options.sender, service: connection.service, output: output) { status in

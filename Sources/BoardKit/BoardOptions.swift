@@ -23,7 +23,7 @@ public struct BoardOptions: Equatable {
     public var timeout: TimeInterval = 10
 
     public static let usage = """
-        usage: swift run board [--url URL] [--sender NAME]     the Message Board, on your Lesson 1 and 4 code
+        usage: swift run board [--url URL] [--sender NAME]     the Message Board, on your Lesson 1, 4 and 8 code
                swift run board --list                           the threads: identifier, messages, title
                swift run board --show THREAD                    a thread's messages, oldest first
                swift run board --new-thread "Title"             your Lesson 1 PUT

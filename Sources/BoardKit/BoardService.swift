@@ -38,10 +38,12 @@ public protocol BoardService: AnyObject {
               completion: @escaping (Result<BoardMessage?, BoardFailure>) -> Void)
 }
 
-/// Where live updates plug in once Lesson 8 (Firebase's event stream) exists: a source that says "the board changed",
-/// upon which the board refreshes. Until then the board has none and says so on screen.
+/// Where live updates plug in: a source that follows one thread's messages (Lesson 8's `ForumListener` on Firebase's
+/// event stream) while the board shows that thread.
 public protocol LiveUpdates: AnyObject {
-    /// Starts listening; `changed` may be called on any queue.
-    func start(changed: @escaping () -> Void)
+    /// Starts following the thread, ending any earlier one. `changed` gets all its messages, oldest first, after every
+    /// change; `ended` once, when the stream ends without `stop()`. Both may be called on any queue.
+    func start(threadID: String, changed: @escaping ([BoardMessage]) -> Void, ended: @escaping (BoardFailure) -> Void)
+    /// Stops following; returns at once.
     func stop()
 }

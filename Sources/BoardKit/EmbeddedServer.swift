@@ -7,9 +7,12 @@ import FoundationNetworking
 import FirebaseEmulator
 
 /// The default server: an in-process Firebase emulator loaded with a database export. Nothing to set up, and
-/// nothing leaves the machine; its posts last as long as the board runs.
+/// nothing leaves the machine; its posts last as long as the board runs. The learner's REST calls go through its
+/// URLProtocol `session`; a stream needs a real socket, so live updates get the same emulator on 127.0.0.1 too.
 public final class EmbeddedServer {
     private let emulator: FirebaseEmulator
+    private let lock = NSLock()
+    private var socketServer: EmulatorServer?
 
     /// The course's sample database, found from this source file: `swift run board` runs from the kit's checkout.
     public static let sampleDatabase = URL(fileURLWithPath: #filePath)
@@ -24,4 +27,17 @@ public final class EmbeddedServer {
 
     public var baseURL: URL { emulator.baseURL }
     public var session: URLSession { emulator.session }
+
+    /// The emulator over HTTP on 127.0.0.1 (a free port), started on first use: where a `ForumListener` can stream.
+    public func streamingBaseURL() throws -> URL {
+        lock.lock()
+        defer { lock.unlock() }
+        if let socketServer { return URL(string: "http://127.0.0.1:\(socketServer.port)/")! }
+        let server = EmulatorServer(serving: emulator, port: 0)
+        try server.start()
+        socketServer = server
+        return URL(string: "http://127.0.0.1:\(server.port)/")!
+    }
+
+    deinit { socketServer?.stop() }
 }

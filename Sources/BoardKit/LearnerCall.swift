@@ -8,7 +8,7 @@ import LabSupport
 /// - named to `CrashGuard` while it runs, so a crash in it is reported as the learner's, with the section.
 enum LearnerCall {
     /// One queue for every call: the lessons' controllers are not thread-safe, so the calls into them take turns.
-    private static let queue = DispatchQueue(label: "board.learner-code")
+    static let queue = DispatchQueue(label: "board.learner-code")
 
     static func run<Value>(
         _ feature: BoardFeature, timeout: TimeInterval,

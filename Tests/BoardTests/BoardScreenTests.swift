@@ -36,7 +36,7 @@ final class BoardScreenTests: XCTestCase {
         XCTAssertTrue(screen[3].text.contains("  1 message   Spencer    2018-08-08"), screen[3].text)
         XCTAssertTrue(screen[4].text.hasPrefix("   📚 Reading list"), screen[4].text)
         XCTAssertTrue(text.contains("q quit"), "the keys are on screen")
-        XCTAssertTrue(text.contains("Live updates arrive with Lesson 8"), "the board says live updates are not there yet")
+        XCTAssertTrue(text.contains("No live updates here: r shows others' posts."), "the board says r is how to see others' posts")
     }
 
     func test_open_showsTheThreadsMessagesOldestFirst_andEscapeGoesBack() {
@@ -160,14 +160,51 @@ final class BoardScreenTests: XCTestCase {
             + "completion — Lesson 4 §4.6, §0.4", "a long status goes on over the next line, its section whole")
     }
 
-    func test_liveUpdates_refreshTheBoard() {
+    func test_liveUpdates_followTheOpenThread_withoutR() {
         let live = FakeLiveUpdates()
         app = BoardApp(service: service, serverLabel: "test", sender: "Ann", live: live, deliver: { $0() })
         app.start()
-        service.threads.append(BoardThread(title: "Live one", identifier: "live"))
-        live.changed?()
-        XCTAssertTrue(text.contains("Live one"))
-        XCTAssertTrue(text.contains("Live: other clients' posts appear by themselves."))
+        XCTAssertTrue(text.contains("Live updates in an open thread (Lesson 8)"), text)
+        press(.enter)
+        XCTAssertEqual(live.threadID, Sample.restAPIs.identifier, "opening a thread listens to it")
+        XCTAssertTrue(text.contains("Live: other clients' posts appear by themselves."), text)
+        let fetches = service.fetches
+        live.changed?(Sample.restAPIs.messages + [BoardMessage(text: "From elsewhere", sender: "Bo",
+                                                                 timestamp: Date(timeIntervalSinceReferenceDate: 600_000_000))])
+        XCTAssertTrue(text.contains("From elsewhere"), text)
+        XCTAssertTrue(text.contains("REST APIs — 2 messages"), text)
+        XCTAssertEqual(service.fetches, fetches, "no refresh needed")
+        press(.escape)
+        XCTAssertEqual(live.stops, 1, "leaving the thread stops listening")
+        let stale = live.changed
+        stale?([])
+        XCTAssertEqual(app.threads.first?.messages.count, 2, "a stopped listener's report is ignored")
+        press(.enter, .character("q"))
+        XCTAssertEqual(live.stops, 2, "quitting stops listening")
+    }
+
+    func test_liveUpdates_unfinished_areNamedOnTheInfoLine_andAnEndOnTheStatusLine() {
+        let live = FakeLiveUpdates()
+        app = BoardApp(service: service, serverLabel: "test", sender: "Ann", live: live, deliver: { $0() })
+        app.start()
+        press(.enter)
+        live.ended?(BoardFailure(.live, .notStarted(section: "8.4")))
+        XCTAssertEqual(app.screen()[22].text.trimmingCharacters(in: .whitespaces),
+                       "live updates: finish Lesson 8 §8.4; until then r shows others' posts.")
+        XCTAssertFalse(statusLine.style == .error, "an unfinished lesson is no error")
+        press(.escape, .enter)
+        XCTAssertEqual(live.starts, 1, "not tried again once known unfinished")
+
+        let solved = FakeLiveUpdates()
+        app = BoardApp(service: service, serverLabel: "test", sender: "Ann", live: solved, deliver: { $0() })
+        app.start()
+        press(.enter)
+        solved.ended?(BoardFailure(.live, Lesson8Live.problem(for: URLError(.networkConnectionLost))))
+        XCTAssertEqual(statusText, "live updates: the connection was lost — Lesson 8 §8.4")
+        XCTAssertEqual(statusLine.style, .error)
+        XCTAssertTrue(text.contains("Live updates stopped"), text)
+        press(.escape, .enter)
+        XCTAssertEqual(solved.starts, 2, "opening the thread again listens again")
     }
 
     func test_smallerAndWiderTerminals_areFilledExactly() {
@@ -182,7 +219,18 @@ final class BoardScreenTests: XCTestCase {
 }
 
 private final class FakeLiveUpdates: LiveUpdates {
-    var changed: (() -> Void)?
-    func start(changed: @escaping () -> Void) { self.changed = changed }
-    func stop() {}
+    var threadID: String?
+    var changed: (([BoardMessage]) -> Void)?
+    var ended: ((BoardFailure) -> Void)?
+    var starts = 0
+    var stops = 0
+
+    func start(threadID: String, changed: @escaping ([BoardMessage]) -> Void, ended: @escaping (BoardFailure) -> Void) {
+        starts += 1
+        self.threadID = threadID
+        self.changed = changed
+        self.ended = ended
+    }
+
+    func stop() { stops += 1 }
 }
