@@ -63,11 +63,11 @@ public struct LessonRun {
         var stuckExercises = Set<String>()  // exercises with a test stopped for time: the rest get `timeLimitAfterStop`
         for _ in 0...missing.count where !missing.isEmpty {
             let stuck = missing.filter { stuckExercises.contains($0.value.exercise.section) }
-            // Each lesson's tests in a process of their own, side by side: most of a test's time is waiting for an
-            // answer, so lessons overlap well. The other tests of an exercise whose test was stopped for time run each
-            // alone, with a shorter limit — a function that never returns costs its exercise seconds, not a minute.
+            // Each exercise's tests in a process of their own, side by side: most of a test's time is waiting for an
+            // answer, so exercises overlap well. The other tests of an exercise whose test was stopped for time run
+            // each alone, with a shorter limit — a function that never returns costs its exercise seconds, not a minute.
             let groups = stuck.isEmpty
-                ? Dictionary(grouping: missing.keys, by: { missing[$0]!.lesson.name }).values.map { $0.sorted() }
+                ? Dictionary(grouping: missing.keys, by: { missing[$0]!.exercise.section }).values.map { $0.sorted() }
                 : stuck.keys.sorted().map { [$0] }
             let limit = stuck.isEmpty ? timeLimit : timeLimitAfterStop
             let rounds = try TestRound.runSideBySide(groups, of: missing.mapValues(\.lesson), in: root, environment: environment,

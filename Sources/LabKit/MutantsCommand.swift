@@ -12,7 +12,7 @@ public enum MutantsCommand {
           lab mutants [<lesson>…] [--only ID,…] [--repeat N] [--sample K] [-j N]
                                   instructors: apply Tests/Mutants/<Lesson>.json's wrong and correct variants to the
                                   reference solution and report caught / named first / correct rejected
-                                  (--sample K: every correct variant, but only every K-th mistake of each exercise)
+                                  (--sample K: every K-th mistake and correct variant of each exercise)
         """
     static let requiredCaught = 0.98
 
@@ -145,15 +145,15 @@ public enum MutantsCommand {
 }
 
 extension MutantsCommand {
-    /// Every correct variant, and every `k`-th mistake of each exercise (the first, the (k+1)-th, …): a deterministic
-    /// slice of the catalog for a quick run (CI), the same every time.
+    /// Every `k`-th mutant of each exercise and kind (the first, the (k+1)-th, …): a deterministic slice of the
+    /// catalog for a quick run (CI), the same every time, with mistakes and correct variants of every exercise.
     static func sampled(_ mutants: [MutantCatalog.Mutant], every k: Int) -> [MutantCatalog.Mutant] {
         guard k > 1 else { return mutants }
         var seen: [String: Int] = [:]
         return mutants.filter { mutant in
-            guard mutant.kind == .mistake else { return true }
-            let index = seen[mutant.exercise, default: 0]
-            seen[mutant.exercise] = index + 1
+            let group = "\(mutant.exercise) \(mutant.kind)"
+            let index = seen[group, default: 0]
+            seen[group] = index + 1
             return index % k == 0
         }
     }
