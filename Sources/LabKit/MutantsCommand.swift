@@ -159,7 +159,8 @@ extension MutantsCommand {
     }
 }
 
-/// One private workspace (`.lab/mutants-<Lesson>-<n>`) that builds only the lesson, and tries mutants in it.
+/// One private workspace (`.lab/mutants-<n>`, used by each lesson in turn) that builds only the lesson, and tries
+/// mutants in it.
 struct MutantWorker {
     let lesson: LessonCatalog.Lesson
     let workspace: Workspace
@@ -169,7 +170,7 @@ struct MutantWorker {
 
     init(kit: Kit, lesson: LessonCatalog.Lesson, number: Int) throws {
         self.lesson = lesson
-        workspace = try Workspace(kit: kit, name: "mutants-\(lesson.name)-\(number + 1)")
+        workspace = try Workspace(kit: kit, name: "mutants-\(number + 1)")  // shared by the lessons: the kit's modules stay built
         solution = kit.root.appendingPathComponent("Solutions").appendingPathComponent(lesson.name)
         run = LessonRun(root: workspace.folder, catalog: kit.catalog)
         run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS"]
