@@ -146,13 +146,8 @@ class Lesson4TestCase: LabTestCase {
         return error
     }
 
-    /// Waits (briefly) until the session's queue has run everything queued so far, then runs the main queue.
-    func settle() {
-        let drained = XCTestExpectation(description: "the session's queue is idle")
-        emulator.session.delegateQueue.addOperation { drained.fulfill() }
-        _ = XCTWaiter().wait(for: [drained], timeout: 1)
-        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
-    }
+    /// Waits (briefly) until the emulator session's queue has run everything queued so far, then runs the main queue.
+    func settle() { settle(emulator.session) }
 
     /// Stops the test unless the fetch that returned `error` sent `GET <baseURL>/.json` and succeeded, naming the
     /// mistake when not. `setup`: what the test needed the fetch for, when the fetch is not the test's subject —
