@@ -20,7 +20,7 @@ extension Kit {
         let aroundable = outcome.buildErrors.allSatisfy { BuildErrors.lesson(of: $0) != nil || BuildErrors.isBoard($0) }
         guard !outcome.buildErrors.isEmpty, aroundable, broken.isDisjoint(with: shownAsErrors) else { return (outcome, []) }
         let workspace = try Workspace(kit: self, name: "check")
-        var run = LessonRun(root: workspace.folder, catalog: catalog)
+        var run = workspace.lessonRun()
         run.removedEnvironment = ["LAB_SOLUTIONS"]
         run.environment["LAB_LESSONS"] = catalog.lessons.map(\.name).joined(separator: ",")
         let result = try run.runAroundBrokenLessons(lessons, resultsFile: resultsFile, in: workspace)

@@ -52,17 +52,21 @@ public enum GradeCommand {
         var learners: [String] = []
         for checkout in checkouts { learners.append(ClassReport.uniqueName(checkout.lastPathComponent, among: learners)) }
         let said = NSLock()  // one line at a time from the jobs
-        let rows = try withoutActuallyEscaping(output) { output in
-            try ParallelGrading.run(checkouts.count, width: workspaces.count) { index, job -> ClassReport.Row in
+        let order = GradingOrder.grouped(checkouts, lessons: lessons)
+        let graded = try withoutActuallyEscaping(output) { output in
+            try ParallelGrading.run(checkouts.count, width: workspaces.count) { position, job -> ClassReport.Row in
+                let index = order[position]
                 let (learner, checkout) = (learners[index], checkouts[index])
                 func say(_ text: String) { said.lock(); output(text); said.unlock() }
-                say("[\(index + 1)/\(checkouts.count)] grading \(learner) (\(checkout.path))…")
+                say("[\(position + 1)/\(checkouts.count)] grading \(learner) (\(checkout.path))…")
                 let row = try workspaces[job].grade(checkout, learner: learner,
                                                     resultsFile: out.appendingPathComponent("\(learner).results.json"))
-                say(workspaces.count == 1 ? "      \(row.summary)" : "[\(index + 1)/\(checkouts.count)] \(learner): \(row.summary)")
+                say(workspaces.count == 1 ? "      \(row.summary)" : "[\(position + 1)/\(checkouts.count)] \(learner): \(row.summary)")
                 return row
             }
         }
+        var rows = graded
+        for (position, index) in order.enumerated() { rows[index] = graded[position] }  // the order they were given in
         let report = ClassReport(catalog: kit.catalog, rows: rows)
         try report.csv.write(to: out.appendingPathComponent("class-report.csv"), atomically: true, encoding: .utf8)
         try report.markdown.write(to: out.appendingPathComponent("class-report.md"), atomically: true, encoding: .utf8)
@@ -92,7 +96,7 @@ struct GradingWorkspace {
 
     init(kit: Kit, protected: [URL], name: String = "grading", lessons: [LessonCatalog.Lesson]? = nil) throws {
         self.kit = kit
-        workspace = try Workspace(kit: kit, name: name)
+        workspace = try Workspace(kit: kit, name: name, takingExercises: false)
         self.protected = [kit.root] + protected
         self.lessons = lessons ?? kit.catalog.lessons
     }
@@ -132,7 +136,7 @@ struct GradingWorkspace {
                 try workspace.use(files: code.files, for: lesson.name)
             }
         }
-        var run = LessonRun(root: workspace.folder, catalog: kit.catalog)
+        var run = workspace.lessonRun()
         run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS", "LAB_RESULTS_KEY"]
         run.readOnly = protected
         // Only the lessons and their tests: the kit's own test targets and tools are not built for grading.
@@ -202,19 +206,23 @@ extension GradingWorkspace {
     }
 }
 
-/// A digest of everything that decides grades (the manifest, Sources/, Tests/, Fixtures/, Solutions/, lessons.json).
+/// A digest of everything that decides grades (the manifest, Sources/, Tests/, Fixtures/, Solutions/, lessons.json):
+/// each file's path, size and modification time. Any edit changes a file's time; hashing every file's bytes instead
+/// cost about a second of each `lab grade`.
 enum KitFingerprint {
     static func of(_ kit: Kit) throws -> String {
-        var digest: [UInt8] = []
+        var listing = ""
         for part in ["Package.swift", "lessons.json", "Sources", "Tests", "Fixtures", "Solutions"] {
             let url = kit.root.appendingPathComponent(part)
             let paths = (try? regularFiles(under: url)).map { $0.map { "\(part)/\($0)" } } ?? [part]
             for path in paths.sorted() {
-                let data = (try? Data(contentsOf: kit.root.appendingPathComponent(path))) ?? Data()
-                digest = SHA256.hash(digest + Array(path.utf8) + SHA256.hash(Array(data)))
+                let attributes = try? FileManager.default.attributesOfItem(atPath: kit.root.appendingPathComponent(path).path)
+                let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+                let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+                listing += "\(path)\t\(size)\t\(time)\n"
             }
         }
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(Array(listing.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }
 

@@ -17,6 +17,8 @@ public struct Kit {
     public var stateFolder: URL { root.appendingPathComponent(".lab") }
     public var resultsFile: URL { stateFolder.appendingPathComponent("results.json") }
     public var logFile: URL { stateFolder.appendingPathComponent("last-run.log") }
+    /// How long each test took when it last passed, for sharing tests out among processes (`TestSchedule`).
+    public var testTimesFile: URL { stateFolder.appendingPathComponent("test-times.json") }
 
     /// The lesson the learner named, or an error that suggests the likely one and lists the valid names.
     public func lesson(_ name: String) throws -> LessonCatalog.Lesson {
@@ -36,7 +38,9 @@ public struct Kit {
     /// Runs the lessons' tests, keeping the log and results in `.lab/`.
     public func run(_ lessons: [LessonCatalog.Lesson]) throws -> LessonRun.Outcome {
         try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true)
-        let outcome = try LessonRun(root: root, catalog: catalog).run(lessons, resultsFile: resultsFile)
+        var run = LessonRun(root: root, catalog: catalog)
+        run.timesFile = testTimesFile
+        let outcome = try run.run(lessons, resultsFile: resultsFile)
         try? outcome.log.write(to: logFile, atomically: true, encoding: .utf8)
         return outcome
     }

@@ -15,6 +15,12 @@ public struct LessonRun {
     public let catalog: LessonCatalog
     /// Extra environment for `swift`, and variables to drop from it.
     public var environment: [String: String] = [:]
+    /// Extra `swift build` arguments (`SwiftFlags.privateCopy` in the kit's private copies).
+    public var buildFlags: [String] = []
+    /// Where the tests' times are kept from run to run (`TestSchedule`): `.lab/test-times.json`; nil: not kept.
+    public var timesFile: URL?
+    /// How many test processes run at once.
+    public var width = 8
     public var removedEnvironment: Set<String> = []
     /// A test still running after this long is stopped: the helpers' longest wait is 2 s.
     public var timeLimit: TimeInterval = 5
@@ -43,7 +49,7 @@ public struct LessonRun {
     /// Builds, then runs every graded test of `lessons`; results also go to `resultsFile`.
     public func run(_ lessons: [LessonCatalog.Lesson], resultsFile: URL) throws -> Outcome {
         try? FileManager.default.removeItem(at: resultsFile)
-        let build = try WatchedProcess.run(["swift", "build", "--build-tests"], in: root, environment: environment,
+        let build = try WatchedProcess.run(["swift", "build", "--build-tests"] + buildFlags, in: root, environment: environment,
                                            removing: removedEnvironment)
         if build.status != 0 {
             let errors = BuildErrors.find(in: build.output, root: root)
@@ -60,18 +66,23 @@ public struct LessonRun {
         let sandbox = Sandbox(readOnly: readOnly ?? [root])
         // Each round runs what has no result yet; a process that ends early leaves a culprit, which is charged and
         // skipped. At most one round per test.
+        var schedule = TestSchedule(file: timesFile)
+        defer { schedule.learn(from: log, keepingIn: timesFile) }
         var stuckExercises = Set<String>()  // exercises with a test stopped for time: the rest get `timeLimitAfterStop`
         for _ in 0...missing.count where !missing.isEmpty {
             let stuck = missing.filter { stuckExercises.contains($0.value.exercise.section) }
-            // Each exercise's tests in a process of their own, side by side: most of a test's time is waiting for an
-            // answer, so exercises overlap well. The other tests of an exercise whose test was stopped for time run
-            // each alone, with a shorter limit — a function that never returns costs its exercise seconds, not a minute.
+            // Pieces of each exercise's tests, each in a process of its own, side by side (`TestSchedule`). The other
+            // tests of an exercise whose test was stopped for time run each alone, with a shorter limit — a function
+            // that never returns costs its exercise seconds, not a minute.
             let groups = stuck.isEmpty
-                ? Dictionary(grouping: missing.keys, by: { missing[$0]!.exercise.section }).values.map { $0.sorted() }
+                ? schedule.pieces(of: Array(missing.keys), exercise: { missing[$0]!.exercise.section }, order: catalog.declarationOrder)
                 : stuck.keys.sorted().map { [$0] }
             let limit = stuck.isEmpty ? timeLimit : timeLimitAfterStop
+            // A stuck exercise's tests all at once: an endless loop spins until its limit whether it shares the cores
+            // or not, so running them together costs the machine one limit's worth of spinning instead of several.
             let rounds = try TestRound.runSideBySide(groups, of: missing.mapValues(\.lesson), in: root, environment: environment,
-                                                     removing: removedEnvironment, timeLimit: limit, sandbox: sandbox)
+                                                     removing: removedEnvironment, timeLimit: limit, sandbox: sandbox,
+                                                     width: stuck.isEmpty ? width : min(max(width, groups.count), 32))
             for (tests, round) in rounds {
                 log += round.output
                 forged += round.forged
@@ -161,6 +172,17 @@ enum XCTestLog {
             if line.contains("' started") { started.append(name) } else if line.contains("' passed") || line.contains("' failed") { finished.insert(name) }
         }
         return started.filter { !finished.contains($0) }
+    }
+
+    /// "Class/test" → seconds, of the tests that passed ("Test Case '…' passed (0.834 seconds)").
+    static func passedTimes(in log: String) -> [String: Double] {
+        var times: [String: Double] = [:]
+        for line in log.split(separator: "\n") where line.hasPrefix("Test Case '") && line.contains("' passed (") {
+            guard let name = testName(in: line), let open = line.range(of: "' passed ("),
+                  let seconds = Double(line[open.upperBound...].prefix { $0.isNumber || $0 == "." }) else { continue }
+            times[name] = seconds
+        }
+        return times
     }
 
     private static func testName(in line: Substring) -> String? {

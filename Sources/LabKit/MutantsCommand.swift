@@ -172,7 +172,7 @@ struct MutantWorker {
         self.lesson = lesson
         workspace = try Workspace(kit: kit, name: "mutants-\(number + 1)")  // shared by the lessons: the kit's modules stay built
         solution = kit.root.appendingPathComponent("Solutions").appendingPathComponent(lesson.name)
-        run = LessonRun(root: workspace.folder, catalog: kit.catalog)
+        run = workspace.lessonRun()
         run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS"]
         run.environment = ["LAB_LESSONS": lesson.name]
         resultsFile = workspace.folder.appendingPathComponent("mutant-results.json")

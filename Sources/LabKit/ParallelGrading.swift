@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs `count` jobs on `width` workers; worker `w` only ever runs on its own thread, so it can own a grading copy
-/// (a build folder cannot be shared by two builds at once). Jobs are taken in order; results keep that order.
+/// Runs `count` jobs on `width` workers: learners on grading copies, or a run's test processes. Worker `w` only ever
+/// runs on its own thread, so it can own a grading copy (a build folder cannot be shared by two builds at once). Jobs
+/// start in order (a run starts its longest test processes first); results keep that order.
 enum ParallelGrading {
     static func run<Row>(_ count: Int, width: Int, _ job: (_ index: Int, _ worker: Int) throws -> Row) throws -> [Row] {
         try withoutActuallyEscaping(job) { job in

@@ -51,33 +51,16 @@ struct TestRound {
 }
 
 extension TestRound {
-    /// Runs each group of tests in a process of its own, up to `width` at a time; each group with its round.
+    /// Runs each group of tests in a process of its own, up to `width` at a time, starting them in the order given;
+    /// each group with its round.
     static func runSideBySide(_ groups: [[String]], of lessons: [String: LessonCatalog.Lesson], in root: URL,
                               environment: [String: String], removing removed: Set<String>, timeLimit: TimeInterval,
-                              sandbox: Sandbox, width: Int = 8) throws -> [(tests: [String], round: TestRound)] {
-        final class Collected: @unchecked Sendable {  // written under `lock` only
-            let lock = NSLock()
-            var rounds: [(tests: [String], round: TestRound)] = []
-            var failure: Error?
+                              sandbox: Sandbox, width: Int) throws -> [(tests: [String], round: TestRound)] {
+        let rounds = try ParallelGrading.run(groups.count, width: width) { index, _ -> (tests: [String], round: TestRound) in
+            (groups[index], try run(groups[index], of: lessons, in: root, environment: environment, removing: removed,
+                                    timeLimit: timeLimit, sandbox: sandbox))
         }
-        let collected = Collected()
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = width
-        for group in groups {
-            queue.addOperation {
-                let outcome = Result { try run(group, of: lessons, in: root, environment: environment, removing: removed,
-                                               timeLimit: timeLimit, sandbox: sandbox) }
-                collected.lock.lock()
-                defer { collected.lock.unlock() }
-                switch outcome {
-                case .success(let round): collected.rounds.append((group, round))
-                case .failure(let error): collected.failure = error
-                }
-            }
-        }
-        queue.waitUntilAllOperationsAreFinished()
-        if let failure = collected.failure { throw failure }
-        return collected.rounds.sorted { $0.tests.first ?? "" < $1.tests.first ?? "" }  // the same log order every run
+        return rounds.sorted { $0.tests.first ?? "" < $1.tests.first ?? "" }  // the same log order every run
     }
 }
 

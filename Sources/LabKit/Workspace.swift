@@ -10,11 +10,14 @@ struct Workspace {
     /// What a workspace takes from the kit: everything a build and the tests need.
     static let kitParts = ["Package.swift", "Sources", "Tests", "Fixtures", "lessons.json", "Exercises"]
 
-    init(kit: Kit, name: String) throws {
+    /// `takingExercises` false: a copy that already has an Exercises/ keeps it — a grading copy puts each learner's
+    /// lessons in, and taking the kit's stubs first would make every lesson compile twice.
+    init(kit: Kit, name: String, takingExercises: Bool = true) throws {
         self.kit = kit
         folder = kit.stateFolder.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for part in Self.kitParts {
+        let hasExercises = FileManager.default.fileExists(atPath: folder.appendingPathComponent("Exercises").path)
+        for part in Self.kitParts where part != "Exercises" || takingExercises || !hasExercises {
             try Self.mirror(kit.root.appendingPathComponent(part), to: folder.appendingPathComponent(part))
         }
     }
@@ -24,6 +27,14 @@ struct Workspace {
         for part in Self.kitParts where part != "Exercises" {
             try Self.mirror(kit.root.appendingPathComponent(part), to: folder.appendingPathComponent(part))
         }
+    }
+
+    /// A run of the lessons' tests in this copy, built the private copies' way (`SwiftFlags.privateCopy`).
+    func lessonRun() -> LessonRun {
+        var run = LessonRun(root: folder, catalog: kit.catalog)
+        run.buildFlags = SwiftFlags.privateCopy
+        run.timesFile = kit.testTimesFile
+        return run
     }
 
     /// The workspace's copy of a lesson's code: `Exercises/<lesson>/`.

@@ -60,16 +60,19 @@ public struct LessonCatalog: Codable, Equatable {
         public let description: String
     }
 
-    /// The catalog in `file`, or an error naming the file and what is wrong with it.
-    public static func load(from file: URL) throws -> LessonCatalog {
+    /// The catalog in `file`, or an error naming the file and what is wrong with it. `scanningTests`: with the order
+    /// and places of the tests declared in the kit's Tests/ (`declarationOrder`, `declarationPlaces`).
+    public static func load(from file: URL, scanningTests: Bool = true) throws -> LessonCatalog {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw CatalogError(description: "\(file.path) not found: the kit's lessons.json is missing")
         }
         do {
             var catalog = try JSONDecoder().decode(LessonCatalog.self, from: data)
-            let declared = TestDeclarations.scan(testsFolder: file.deletingLastPathComponent().appendingPathComponent("Tests"))
-            catalog.declarationOrder = declared.order
-            catalog.declarationPlaces = declared.places
+            if scanningTests {
+                let declared = TestDeclarations.scan(testsFolder: file.deletingLastPathComponent().appendingPathComponent("Tests"))
+                catalog.declarationOrder = declared.order
+                catalog.declarationPlaces = declared.places
+            }
             return catalog
         } catch let error as DecodingError {
             throw CatalogError(description: "\(file.lastPathComponent) is malformed: \(Self.explain(error))")

@@ -1,0 +1,56 @@
+import Foundation
+
+/// How a run's tests are shared out among test processes. Most of a test's time is waiting for an answer, so
+/// processes overlap well; the run lasts as long as its longest process. So each exercise's tests are cut into
+/// pieces of about `pieceSeconds` (as measured when they last passed), and the longest pieces start first.
+/// A piece keeps an exercise's tests together, in the order they are declared: a function that forgets to call its
+/// completion costs its full wait once per process, then short ones (LabTestSupport's completion waits).
+struct TestSchedule {
+    /// "Class/test" → seconds it took when it last passed.
+    var seconds: [String: Double]
+
+    /// What a test that never passed here is expected to take.
+    static let unknown = 0.3
+    /// About how long a piece may be expected to run.
+    static let pieceSeconds = 1.0
+
+    /// The pieces: each exercise's tests (`exercise` maps "Class/test" to its exercise), in declaration order
+    /// (`order`), cut where a piece would pass `pieceSeconds`; longest first.
+    func pieces(of tests: [String], exercise: (String) -> String, order: [String: Int]) -> [[String]] {
+        let byExercise = Dictionary(grouping: tests, by: exercise)
+        var pieces: [(tests: [String], seconds: Double)] = []
+        for exercise in byExercise.keys.sorted() {
+            var piece: [String] = []
+            var total = 0.0
+            for test in byExercise[exercise]!.sorted(by: { (order[$0] ?? .max, $0) < (order[$1] ?? .max, $1) }) {
+                let expected = seconds[test] ?? Self.unknown
+                if !piece.isEmpty, total + expected > Self.pieceSeconds {
+                    pieces.append((piece, total))
+                    (piece, total) = ([], 0)
+                }
+                piece.append(test)
+                total += expected
+            }
+            if !piece.isEmpty { pieces.append((piece, total)) }
+        }
+        // Longest first; ties by name, so the same tests run the same way every time.
+        return pieces.sorted { ($1.seconds, $0.tests[0]) < ($0.seconds, $1.tests[0]) }.map(\.tests)
+    }
+}
+
+extension TestSchedule {
+    /// The times kept in `file` (JSON, "Class/test" → seconds); none when it is missing or unreadable.
+    init(file: URL?) {
+        let data = file.flatMap { try? Data(contentsOf: $0) }
+        seconds = data.flatMap { try? JSONDecoder().decode([String: Double].self, from: $0) } ?? [:]
+    }
+
+    /// Learns how long the tests that passed in `log` took, and keeps the times in `file` for the next run.
+    mutating func learn(from log: String, keepingIn file: URL?) {
+        let measured = XCTestLog.passedTimes(in: log)
+        guard let file = file, !measured.isEmpty else { return }
+        seconds.merge(measured) { $1 }
+        // Several runs may write at once (a parallel grade): each write is whole, and any of them will do.
+        if let data = try? JSONEncoder().encode(seconds) { try? data.write(to: file, options: .atomic) }
+    }
+}
