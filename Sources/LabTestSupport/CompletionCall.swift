@@ -8,8 +8,6 @@ final class CompletionCounter<Value> {
     private let lock = NSLock()
     private var values: [(value: Value, at: Date)] = []
 
-    init(_ exercise: Exercise) {}
-
     func record(_ value: Value) {
         lock.lock()
         values.append((value, Date()))
@@ -37,7 +35,7 @@ extension LabTestCase {
         line: UInt = #line,
         _ start: (@escaping (Value) -> Void) -> Void
     ) throws -> Value {
-        let counter = CompletionCounter<Value>(exercise)
+        let counter = CompletionCounter<Value>()
         let requestsBefore = emulator.requests.count
         let latency = emulator.latency
         start { counter.record($0) }

@@ -82,7 +82,7 @@ class Lesson1TestCase: LabTestCase {
     /// emulator down, so a shorter wait after an earlier miss cannot cut it short).
     private func call(_ exercise: Exercise, minimumWait: TimeInterval, file: StaticString, line: UInt,
                       state: @escaping () -> LocalState, _ start: (@escaping (Error?) -> Void) -> Void) throws -> Error? {
-        let recorder = CompletionRecorder(exercise)
+        let recorder = CompletionRecorder()
         recorders.append((exercise, recorder))
         let value: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
             let caller = Thread.current
@@ -265,8 +265,6 @@ final class CompletionRecorder {
     private var inside = false
     /// Set once a test has reported this handler's extra calls, so the end-of-test check does not repeat it.
     var reported = false
-
-    init(_ exercise: Exercise) {}
 
     /// Returns true for the first call.
     func record(_ error: Error?, synchronous: Bool, state: LocalState) -> Bool {
