@@ -5,8 +5,8 @@ import LabMetadata
 ///
 /// The graded tests are known before anything of the learner's runs: every `func test…` of the test classes that
 /// lessons.json names, in the kit's own Tests/ (`LessonCatalog.declarationOrder`). Each gets a result, whatever the
-/// learner's code does. The tests run in one process (fast: a forgotten `resume()` costs its short waits once), in a
-/// sandbox where there is one (`Sandbox`), and report through sealed results (`TestRound`). A test that kills that
+/// learner's code does. The tests run in pieces of each exercise, a process per piece, side by side (`TestSchedule`),
+/// in a sandbox where there is one (`Sandbox`), and report through sealed results (`TestRound`). A test that kills its
 /// process (a force unwrap of nil, a call to `exit`) or runs past `timeLimit` (an endless loop) is failed with a
 /// message saying which, and the tests after it run again in a new process — so one crash or hang costs that test
 /// only. A test that never reported a verifiable result fails, with that said.
@@ -177,8 +177,8 @@ enum XCTestLog {
     /// "Class/test" → seconds, of the tests that passed ("Test Case '…' passed (0.834 seconds)").
     static func passedTimes(in log: String) -> [String: Double] {
         var times: [String: Double] = [:]
-        for line in log.split(separator: "\n") where line.hasPrefix("Test Case '") && line.contains("' passed (") {
-            guard let name = testName(in: line), let open = line.range(of: "' passed ("),
+        for line in log.split(separator: "\n") where line.hasPrefix("Test Case '") {
+            guard let open = line.range(of: "' passed ("), let name = testName(in: line),
                   let seconds = Double(line[open.upperBound...].prefix { $0.isNumber || $0 == "." }) else { continue }
             times[name] = seconds
         }
