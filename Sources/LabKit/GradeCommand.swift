@@ -84,7 +84,7 @@ public enum GradeCommand {
 /// job of a parallel grade), into which each learner's
 /// Swift files are put in turn (`LearnerCode`, checked by `IntegrityScan`). Before each learner the kit's own files
 /// are put back, so nothing one learner's code changed reaches the next; the kit's modules stay built between
-/// learners, so each grade costs only the lessons' rebuild.
+/// learners, so each grade costs only the lessons' own compile (`QuickBuild`) and the tests' run.
 struct GradingWorkspace {
     let kit: Kit
     let workspace: Workspace
@@ -137,6 +137,7 @@ struct GradingWorkspace {
             }
         }
         var run = workspace.lessonRun()
+        run.pieceSeconds = 2.5  // fewer processes: a class keeps the cores busy
         run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS", "LAB_RESULTS_KEY"]
         run.readOnly = protected
         // Only the lessons and their tests: the kit's own test targets and tools are not built for grading.

@@ -1,12 +1,13 @@
 import Foundation
 import LabMetadata
 
-/// Builds a kit folder and runs lessons' graded tests in it, gathering their results.
+/// Builds a kit folder (`QuickBuild` where it can, else SwiftPM) and runs lessons' graded tests in it, gathering
+/// their results.
 ///
 /// The graded tests are known before anything of the learner's runs: every `func test…` of the test classes that
 /// lessons.json names, in the kit's own Tests/ (`LessonCatalog.declarationOrder`). Each gets a result, whatever the
-/// learner's code does. The tests run in pieces of each exercise, a process per piece, side by side (`TestSchedule`),
-/// in a sandbox where there is one (`Sandbox`), and report through sealed results (`TestRound`). A test that kills its
+/// learner's code does. The tests run in pieces (of an exercise, or short exercises together), a process per piece,
+/// side by side (`TestSchedule`), in a sandbox where there is one (`Sandbox`), and report through sealed results (`TestRound`). A test that kills its
 /// process (a force unwrap of nil, a call to `exit`) or runs past `timeLimit` (an endless loop) is failed with a
 /// message saying which, and the tests after it run again in a new process — so one crash or hang costs that test
 /// only. A test that never reported a verifiable result fails, with that said.
@@ -17,10 +18,15 @@ public struct LessonRun {
     public var environment: [String: String] = [:]
     /// Extra `swift build` arguments (`SwiftFlags.privateCopy` in the kit's private copies).
     public var buildFlags: [String] = []
+    /// Whether the learner's lessons may be built without compiling the kit's tests again (`QuickBuild`: the kit's
+    /// private copies, on Linux); when it cannot, SwiftPM builds.
+    var quick = false
     /// Where the tests' times are kept from run to run (`TestSchedule`): `.lab/test-times.json`; nil: not kept.
     public var timesFile: URL?
     /// How many test processes run at once.
     public var width = 8
+    /// About how long each test process is expected to run (`TestSchedule`).
+    public var pieceSeconds = 1.0
     public var removedEnvironment: Set<String> = []
     /// A test still running after this long is stopped: the helpers' longest wait is 2 s.
     public var timeLimit: TimeInterval = 5
@@ -49,24 +55,34 @@ public struct LessonRun {
     /// Builds, then runs every graded test of `lessons`; results also go to `resultsFile`.
     public func run(_ lessons: [LessonCatalog.Lesson], resultsFile: URL) throws -> Outcome {
         try? FileManager.default.removeItem(at: resultsFile)
-        let build = try WatchedProcess.run(["swift", "build", "--build-tests"] + buildFlags, in: root, environment: environment,
-                                           removing: removedEnvironment)
-        if build.status != 0 {
-            let errors = BuildErrors.find(in: build.output, root: root)
-            let reason = errors.first ?? build.killed.map { "the build was stopped (\($0))" }
-                ?? "swift build failed (exit status \(build.status))"
-            let results = LabResults(tests: [], catalog: catalog, errorMessage: "does not compile: \(reason)")
-            try ResultsFile.write(results, to: resultsFile)
-            return Outcome(results: results, buildErrors: errors, log: build.output)
+        var log = ""
+        let quickBuild = quick ? QuickBuild(root: root, allLessons: catalog.lessons.map(\.name), environment: environment,
+                                            flags: buildFlags) : nil
+        var binary: URL?
+        switch quickBuild?.build(log: &log) ?? .cannot {
+        case .built(let executable):
+            binary = executable
+        case .doesNotCompile(let output) where BuildErrors.areAllInExercises(BuildErrors.find(in: output, root: root)):
+            log += output
+            return try doesNotCompile(BuildErrors.find(in: output, root: root), stopped: nil, status: 1, log: log,
+                                      resultsFile: resultsFile)
+        case .doesNotCompile, .cannot:  // anything but the learner's own errors is for SwiftPM to build and say
+            let build = try WatchedProcess.run(["swift", "build", "--build-tests"] + buildFlags, in: root, environment: environment,
+                                               removing: removedEnvironment)
+            log += build.output
+            if build.status != 0 {
+                return try doesNotCompile(BuildErrors.find(in: build.output, root: root), stopped: build.killed,
+                                          status: build.status, log: log, resultsFile: resultsFile)
+            }
+            quickBuild?.arm()
         }
-        var log = build.output
         var missing = gradedTests(of: lessons)
         var results: [TestResult] = []
         var forged = 0
         let sandbox = Sandbox(readOnly: readOnly ?? [root])
         // Each round runs what has no result yet; a process that ends early leaves a culprit, which is charged and
         // skipped. At most one round per test.
-        var schedule = TestSchedule(file: timesFile)
+        var schedule = TestSchedule(file: timesFile, pieceSeconds: pieceSeconds)
         defer { schedule.learn(from: log, keepingIn: timesFile) }
         var stuckExercises = Set<String>()  // exercises with a test stopped for time: the rest get `timeLimitAfterStop`
         for _ in 0...missing.count where !missing.isEmpty {
@@ -80,7 +96,8 @@ public struct LessonRun {
             let limit = stuck.isEmpty ? timeLimit : timeLimitAfterStop
             // A stuck exercise's tests all at once: an endless loop spins until its limit whether it shares the cores
             // or not, so running them together costs the machine one limit's worth of spinning instead of several.
-            let rounds = try TestRound.runSideBySide(groups, of: missing.mapValues(\.lesson), in: root, environment: environment,
+            let rounds = try TestRound.runSideBySide(groups, of: missing.mapValues(\.lesson), in: root, binary: binary,
+                                                     environment: environment,
                                                      removing: removedEnvironment, timeLimit: limit, sandbox: sandbox,
                                                      width: stuck.isEmpty ? width : min(max(width, groups.count), 32))
             for (tests, round) in rounds {
@@ -114,6 +131,14 @@ public struct LessonRun {
         let graded = LabResults(tests: results, catalog: catalog)
         try ResultsFile.write(graded, to: resultsFile)
         return Outcome(results: graded, buildErrors: [], log: log, notes: notes)
+    }
+
+    private func doesNotCompile(_ errors: [String], stopped: String?, status: Int32, log: String,
+                                resultsFile: URL) throws -> Outcome {
+        let reason = errors.first ?? stopped.map { "the build was stopped (\($0))" } ?? "swift build failed (exit status \(status))"
+        let results = LabResults(tests: [], catalog: catalog, errorMessage: "does not compile: \(reason)")
+        try ResultsFile.write(results, to: resultsFile)
+        return Outcome(results: results, buildErrors: errors, log: log)
     }
 
     /// Every graded test of `lessons`, "Class/test" → its lesson and exercise: the `func test…` methods of the
@@ -217,6 +242,11 @@ enum BuildErrors {
             }
             return seen.insert(text).inserted ? text : nil
         }
+    }
+
+    /// Whether there are errors, and all in the learner's Exercises/ files.
+    static func areAllInExercises(_ errors: [String]) -> Bool {
+        !errors.isEmpty && errors.allSatisfy { $0.hasPrefix("Exercises/") }
     }
 
     /// The lessons whose code the errors are in: their Exercises/ files, or their tests (which fail to compile when

@@ -19,8 +19,10 @@ struct TestRound {
     /// "Class/test" of the last test the process said it was starting.
     var lastStarted: String?
 
-    static func run(_ tests: [String], of lessons: [String: LessonCatalog.Lesson], in root: URL, environment: [String: String],
-                    removing removed: Set<String>, timeLimit: TimeInterval, sandbox: Sandbox) throws -> TestRound {
+    /// `binary`: the test executable to run (a `QuickBuild`'s); nil: the one SwiftPM built in `root`.
+    static func run(_ tests: [String], of lessons: [String: LessonCatalog.Lesson], in root: URL, binary: URL? = nil,
+                    environment: [String: String], removing removed: Set<String>, timeLimit: TimeInterval,
+                    sandbox: Sandbox) throws -> TestRound {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lab-round-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -30,7 +32,7 @@ struct TestRound {
         try Data(seal.hex.utf8).write(to: keyFile)
 
         let qualified = tests.compactMap { key in lessons[key].map { "\($0.name)Tests.\(key)" } }
-        let command = sandbox.wrap(TestCommand.arguments(root: root, tests: qualified))
+        let command = sandbox.wrap(TestCommand.arguments(root: root, binary: binary, tests: qualified))
         let process = try WatchedProcess.run(
             command, in: root,
             environment: environment.merging(["LAB_RESULTS": results.path, "LAB_RESULTS_KEY": keyFile.path]) { $1 },
@@ -53,12 +55,12 @@ struct TestRound {
 extension TestRound {
     /// Runs each group of tests in a process of its own, up to `width` at a time, starting them in the order given;
     /// each group with its round.
-    static func runSideBySide(_ groups: [[String]], of lessons: [String: LessonCatalog.Lesson], in root: URL,
+    static func runSideBySide(_ groups: [[String]], of lessons: [String: LessonCatalog.Lesson], in root: URL, binary: URL?,
                               environment: [String: String], removing removed: Set<String>, timeLimit: TimeInterval,
                               sandbox: Sandbox, width: Int) throws -> [(tests: [String], round: TestRound)] {
         let rounds = try ParallelGrading.run(groups.count, width: width) { index, _ -> (tests: [String], round: TestRound) in
-            (groups[index], try run(groups[index], of: lessons, in: root, environment: environment, removing: removed,
-                                    timeLimit: timeLimit, sandbox: sandbox))
+            (groups[index], try run(groups[index], of: lessons, in: root, binary: binary, environment: environment,
+                                    removing: removed, timeLimit: timeLimit, sandbox: sandbox))
         }
         return rounds.sorted { $0.tests.first ?? "" < $1.tests.first ?? "" }  // the same log order every run
     }
@@ -68,9 +70,9 @@ extension TestRound {
 /// directly: it starts in a fifth of a second where `swift test` takes one or two, which matters because a crash or
 /// a time-out means a new process for the tests after it. Elsewhere (`xctest` bundles on macOS), `swift test`.
 enum TestCommand {
-    /// `tests`: "Lesson1Tests.Class/test" each.
-    static func arguments(root: URL, tests: [String]) -> [String] {
-        if let binary = testBinary(in: root) {
+    /// `tests`: "Lesson1Tests.Class/test" each. `binary`: a test executable built elsewhere (`QuickBuild`).
+    static func arguments(root: URL, binary: URL? = nil, tests: [String]) -> [String] {
+        if let binary = binary ?? testBinary(in: root) {
             return [binary.path, tests.joined(separator: ",")]
         }
         let filter = tests.map { "^\(NSRegularExpression.escapedPattern(for: $0))$" }.joined(separator: "|")

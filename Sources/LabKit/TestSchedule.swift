@@ -4,18 +4,21 @@ import Foundation
 /// processes overlap well; the run lasts as long as its longest process. So each exercise's tests are cut into
 /// pieces of about `pieceSeconds` (as measured when they last passed), and the longest pieces start first.
 /// A piece keeps an exercise's tests together, in the order they are declared: a function that forgets to call its
-/// completion costs its full wait once per process, then short ones (LabTestSupport's completion waits).
+/// completion costs its full wait once per process, then short ones (LabTestSupport's completion waits). Pieces
+/// shorter than that share a process.
 struct TestSchedule {
     /// "Class/test" → seconds it took when it last passed.
     var seconds: [String: Double]
 
     /// What a test that never passed here is expected to take.
     static let unknown = 0.3
-    /// About how long a piece may be expected to run.
-    static let pieceSeconds = 1.0
+    /// About how long a piece may be expected to run: a second, so one learner's run ends soon; more when a class is
+    /// graded (`LessonRun.pieceSeconds`), where other learners keep the cores busy and each process costs CPU time
+    /// to start (about 0.05 s, in the sandbox).
+    var pieceSeconds = 1.0
 
     /// The pieces: each exercise's tests (`exercise` maps "Class/test" to its exercise), in declaration order
-    /// (`order`), cut where a piece would pass `pieceSeconds`; longest first.
+    /// (`order`), cut where a piece would pass `pieceSeconds`, short ones put together; longest first.
     func pieces(of tests: [String], exercise: (String) -> String, order: [String: Int]) -> [[String]] {
         let byExercise = Dictionary(grouping: tests, by: exercise)
         var pieces: [(tests: [String], seconds: Double)] = []
@@ -24,7 +27,7 @@ struct TestSchedule {
             var total = 0.0
             for test in byExercise[exercise]!.sorted(by: { (order[$0] ?? .max, $0) < (order[$1] ?? .max, $1) }) {
                 let expected = seconds[test] ?? Self.unknown
-                if !piece.isEmpty, total + expected > Self.pieceSeconds {
+                if !piece.isEmpty, total + expected > pieceSeconds {
                     pieces.append((piece, total))
                     (piece, total) = ([], 0)
                 }
@@ -33,14 +36,27 @@ struct TestSchedule {
             }
             if !piece.isEmpty { pieces.append((piece, total)) }
         }
-        // Longest first; ties by name, so the same tests run the same way every time.
-        return pieces.sorted { ($1.seconds, $0.tests[0]) < ($0.seconds, $1.tests[0]) }.map(\.tests)
+        // Longest first; ties by name, so the same tests run the same way every time. Short pieces then share a
+        // process (first fit): each process costs time to start, and a missed completion shortens later waits for
+        // that function only (`CompletionTimeouts`), so exercises do not disturb each other — as in `swift test`,
+        // which runs them all in one process.
+        var packed: [(tests: [String], seconds: Double)] = []
+        for piece in pieces.sorted(by: { ($1.seconds, $0.tests[0]) < ($0.seconds, $1.tests[0]) }) {
+            if let fit = packed.firstIndex(where: { $0.seconds + piece.seconds <= pieceSeconds }) {
+                packed[fit].tests += piece.tests
+                packed[fit].seconds += piece.seconds
+            } else {
+                packed.append(piece)
+            }
+        }
+        return packed.sorted { ($1.seconds, $0.tests[0]) < ($0.seconds, $1.tests[0]) }.map(\.tests)
     }
 }
 
 extension TestSchedule {
     /// The times kept in `file` (JSON, "Class/test" → seconds); none when it is missing or unreadable.
-    init(file: URL?) {
+    init(file: URL?, pieceSeconds: Double = 1.0) {
+        self.pieceSeconds = pieceSeconds
         let data = file.flatMap { try? Data(contentsOf: $0) }
         seconds = data.flatMap { try? JSONDecoder().decode([String: Double].self, from: $0) } ?? [:]
     }

@@ -29,10 +29,12 @@ struct Workspace {
         }
     }
 
-    /// A run of the lessons' tests in this copy, built the private copies' way (`SwiftFlags.privateCopy`).
+    /// A run of the lessons' tests in this copy, built the private copies' way (`SwiftFlags.privateCopy`, and
+    /// `QuickBuild` once SwiftPM has built it).
     func lessonRun() -> LessonRun {
         var run = LessonRun(root: folder, catalog: kit.catalog)
         run.buildFlags = SwiftFlags.privateCopy
+        run.quick = true
         run.timesFile = kit.testTimesFile
         return run
     }

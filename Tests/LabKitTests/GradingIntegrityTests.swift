@@ -8,8 +8,10 @@ import XCTest
 /// its own that builds Lesson 1 only. The attacks' code is the text below: it is compiled only inside that copy.
 /// Then each test checks one attack's row: the grade it could not change and the note that names it.
 final class GradingIntegrityTests: XCTestCase {
-    /// A checkout: Lesson 1's stubs with `files` added or replaced, and `edits` (find → replace) made to the controller.
+    /// A checkout: Lesson 1's stubs (the kit's solution when `solved`) with `files` added or replaced, and `edits`
+    /// (find → replace) made to the controller.
     struct Attack {
+        var solved = false
         var files: [String: String] = [:]
         var edits: [(String, String)] = []
         var link: (name: String, target: String)?
@@ -80,7 +82,11 @@ final class GradingIntegrityTests: XCTestCase {
         ("exit-halfway", Attack(edits: [(messageStub, "        exit(0)")])),
         ("endless-loop", Attack(edits: [(threadStub, "        var n = 0; while title != \"\" || n >= 0 { n &+= 1 }; completion(nil)")])),
         ("stray-c-file", Attack(files: ["helper.c": "int helper(void) { return 1; }\n"])),
-        ("solved", Attack()),  // the kit's own solution: the defences must cost an honest learner nothing
+        ("solved", Attack(solved: true)),  // the kit's own solution: the defences must cost an honest learner nothing
+        // Not attacks: what the quick build (`QuickBuild`) must grade as SwiftPM's build would.
+        ("solved-with-a-public-helper", Attack(solved: true, files: ["Extra.swift": "public func extraHelper() -> Int { 1 }\n"])),
+        ("signature-changed", Attack(edits: [("public func createMessageThread(title: String,", "public func createMessageThread(named title: String,")])),
+        ("does-not-compile", Attack(edits: [(threadStub, "        let broken: Int = \"not a number\"")])),
     ]
 
     static var rows: [String: ClassReport.Row] = [:]
@@ -99,7 +105,7 @@ final class GradingIntegrityTests: XCTestCase {
                 let lessonFolder = folder.appendingPathComponent("\(name)/Exercises/Lesson1")
                 try FileManager.default.createDirectory(at: lessonFolder, withIntermediateDirectories: true)
                 for (path, text) in stubs { try text.write(to: folder.appendingPathComponent("\(name)/Exercises/\(path)"), atomically: true, encoding: .utf8) }
-                if name == "solved" {
+                if attack.solved {
                     try? FileManager.default.removeItem(at: lessonFolder)
                     try FileManager.default.copyItem(at: kit.root.appendingPathComponent("Solutions/Lesson1"), to: lessonFolder)
                 }
@@ -227,6 +233,26 @@ final class GradingIntegrityTests: XCTestCase {
         try assertNothingEarned("endless-loop", noteContains: nil)
         let messages = try messages("endless-loop")
         XCTAssertTrue(messages.contains { $0.contains("took longer than 5 s") }, "no message names the time limit: \(messages.prefix(3))")
+    }
+
+    func test_aPublicDeclarationOfTheLearners_getsTestsCompiledForIt_andFullMarks() throws {
+        let row = try row("solved-with-a-public-helper")
+        XCTAssertEqual(row.results?.score, 33, "a solution with one more public function lost points: \(row.summary); first failure: \(row.results?.tests.first { $0.outcome != .passed }?.message ?? "-")")
+        let tree = try Kit(root: KitRoot.find()).stateFolder.appendingPathComponent("integrity-tests/.build/lab-quick")
+        let variants = ((try? FileManager.default.contentsOfDirectory(atPath: tree.path)) ?? []).filter {
+            $0.hasPrefix("Lesson1Tests-") && FileManager.default.fileExists(atPath: tree.appendingPathComponent("\($0)/done").path)
+        }
+        XCTAssertGreaterThanOrEqual(variants.count, 2, "the quick build did not compile Lesson 1's tests for the stubs' interface and for this one: \(variants)")
+    }
+
+    func test_aChangedSignature_costsTheLesson_namingTheTestsThatCannotUseIt() throws {
+        try assertNothingEarned("signature-changed", noteContains: "Lesson1 does not compile (the tests cannot use your code")
+    }
+
+    func test_codeThatDoesNotCompile_isNamedWithTheCompilersError() throws {
+        try assertNothingEarned("does-not-compile", noteContains: "Lesson1 does not compile (Exercises/Lesson1/MessageThreadController.swift:")
+        let note = try row("does-not-compile").notes.first { $0.contains("does not compile") } ?? ""
+        XCTAssertTrue(note.contains("error: cannot convert value of type 'String' to specified type 'Int'"), "the note does not quote the compiler: \(note)")
     }
 
     func test_strayCFile_isLeftOut_andTheLessonStillGraded() throws {

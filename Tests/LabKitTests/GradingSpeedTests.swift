@@ -7,13 +7,13 @@ import XCTest
 /// (`TestSchedule`), the times it learns from XCTest's output, and the order a class is graded in (`GradingOrder`).
 final class GradingSpeedTests: FolderTestCase {
 
-    func test_schedule_cutsAnExerciseIntoPiecesOfAboutASecond_inDeclarationOrder_longestFirst() {
+    func test_schedule_cutsAnExerciseIntoPiecesOfAboutASecond_inDeclarationOrder_longestFirst_sharingProcesses() {
         let schedule = TestSchedule(seconds: ["A/a1": 0.6, "A/a2": 0.6, "A/a3": 0.3, "B/b1": 0.01, "B/b2": 0.01])
         let order = ["A/a1": 0, "A/a2": 1, "A/a3": 2, "B/b1": 3, "B/b2": 4]
         let pieces = schedule.pieces(of: ["B/b2", "A/a3", "A/a1", "B/b1", "A/a2"], exercise: { String($0.prefix(1)) },
                                      order: order)
-        XCTAssertEqual(pieces, [["A/a2", "A/a3"], ["A/a1"], ["B/b1", "B/b2"]],
-                       "A's 1.5 s is cut in two (0.6 s, then 0.9 s, the longer first); B's quick tests stay together")
+        XCTAssertEqual(pieces, [["A/a2", "A/a3", "B/b1", "B/b2"], ["A/a1"]],
+                       "A's 1.5 s is cut in two (0.6 s, then 0.9 s, the longer first); B's quick tests stay together, in the first process with room for them")
     }
 
     func test_schedule_withNoTimesKnown_stillCutsLongExercises() {
@@ -60,5 +60,22 @@ final class GradingSpeedTests: FolderTestCase {
         let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         XCTAssertEqual(abs(position[0]! - position[2]!), 1, "the two with Lesson 2's stubs are graded one after the other: \(order)")
         XCTAssertEqual(abs(position[1]! - position[3]!), 1, "so are the two who solved it: \(order)")
+    }
+
+    func test_sandbox_makesFewerFoldersReadOnly_neverTheTemporaryFolder() {
+        let class20 = (1...20).map { "/home/teacher/class/learner-\($0)" }
+        XCTAssertEqual(Sandbox.covering(["/work/kit", "/work/kit/.lab/grading"] + class20 + ["/tmp/report"], writable: "/tmp"),
+                       ["/home/teacher/class", "/tmp/report", "/work/kit"],
+                       "a folder inside another is dropped; checkouts side by side become their folder")
+        XCTAssertEqual(Sandbox.covering(["/tmp/a", "/tmp/b"], writable: "/tmp"), ["/tmp/a", "/tmp/b"],
+                       "their parent holds the scratch folders: it must stay writable")
+        XCTAssertEqual(Sandbox.covering(["/a", "/b"], writable: "/tmp"), ["/a", "/b"], "never / itself")
+    }
+
+    func test_quickBuild_readsAndWritesResponseFileWords() {
+        XCTAssertEqual(SwiftPMProduct.unquoted("/plain/path.o"), "/plain/path.o")
+        XCTAssertEqual(SwiftPMProduct.unquoted("'/with space/it'\\''s.o'"), "/with space/it's.o")
+        XCTAssertEqual(SwiftPMProduct.unquoted(#""/with \"quote\".o""#), #"/with "quote".o"#)
+        XCTAssertEqual(QuickBuild.quoted(#"/a b/c"d\e.o"#), #""/a b/c\"d\\e.o""#)
     }
 }
