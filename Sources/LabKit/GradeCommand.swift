@@ -207,26 +207,6 @@ extension GradingWorkspace {
     }
 }
 
-/// A digest of everything that decides grades (the manifest, Sources/, Tests/, Fixtures/, Solutions/, lessons.json):
-/// each file's path, size and modification time. Any edit changes a file's time; hashing every file's bytes instead
-/// cost about a second of each `lab grade`.
-enum KitFingerprint {
-    static func of(_ kit: Kit) throws -> String {
-        var listing = ""
-        for part in ["Package.swift", "lessons.json", "Sources", "Tests", "Fixtures", "Solutions"] {
-            let url = kit.root.appendingPathComponent(part)
-            let paths = (try? regularFiles(under: url)).map { $0.map { "\(part)/\($0)" } } ?? [part]
-            for path in paths.sorted() {
-                let attributes = try? FileManager.default.attributesOfItem(atPath: kit.root.appendingPathComponent(path).path)
-                let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
-                let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-                listing += "\(path)\t\(size)\t\(time)\n"
-            }
-        }
-        return SHA256.hash(Array(listing.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-}
-
 extension LessonRun {
     /// Runs `lessons`; when some lesson's Exercises/ code does not compile, puts the kit's stubs in its place in
     /// `workspace` (the run's own folder) and runs again, so the other lessons are still graded. Returns the outcome

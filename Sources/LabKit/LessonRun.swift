@@ -7,10 +7,10 @@ import LabMetadata
 /// The graded tests are known before anything of the learner's runs: every `func test…` of the test classes that
 /// lessons.json names, in the kit's own Tests/ (`LessonCatalog.declarationOrder`). Each gets a result, whatever the
 /// learner's code does. The tests run in pieces (of an exercise, or short exercises together), a process per piece,
-/// side by side (`TestSchedule`), in a sandbox where there is one (`Sandbox`), and report through sealed results (`TestRound`). A test that kills its
-/// process (a force unwrap of nil, a call to `exit`) or runs past `timeLimit` (an endless loop) is failed with a
-/// message saying which, and the tests after it run again in a new process — so one crash or hang costs that test
-/// only. A test that never reported a verifiable result fails, with that said.
+/// side by side (`TestSchedule`), in a sandbox where there is one (`Sandbox`), and report through sealed results
+/// (`TestRound`). A test that kills its process (a force unwrap of nil, a call to `exit`) or runs past `timeLimit` (an
+/// endless loop) is failed with a message saying which, and the tests after it run again in a new process — so one
+/// crash or hang costs that test only. A test that never reported a verifiable result fails, with that said.
 public struct LessonRun {
     public let root: URL
     public let catalog: LessonCatalog
@@ -62,10 +62,9 @@ public struct LessonRun {
         switch quickBuild?.build(log: &log) ?? .cannot {
         case .built(let executable):
             binary = executable
-        case .doesNotCompile(let output) where BuildErrors.areAllInExercises(BuildErrors.find(in: output, root: root)):
+        case .doesNotCompile(let output, let errors) where BuildErrors.areAllInExercises(errors):
             log += output
-            return try doesNotCompile(BuildErrors.find(in: output, root: root), stopped: nil, status: 1, log: log,
-                                      resultsFile: resultsFile)
+            return try doesNotCompile(errors, stopped: nil, status: 1, log: log, resultsFile: resultsFile)
         case .doesNotCompile, .cannot:  // anything but the learner's own errors is for SwiftPM to build and say
             let build = try WatchedProcess.run(["swift", "build", "--build-tests"] + buildFlags, in: root, environment: environment,
                                                removing: removedEnvironment)

@@ -58,19 +58,20 @@ struct QuickBuild {
         /// The test executable.
         case built(URL)
         /// Lessons whose code does not compile — as SwiftPM would compile it, without library evolution: the
-        /// compiler's output, its errors in the learner's files.
-        case doesNotCompile(String)
+        /// compiler's output, and its errors (`BuildErrors`).
+        case doesNotCompile(output: String, errors: [String])
         /// Not here: SwiftPM must build.
         case cannot
     }
 
     /// Builds the copy's current Exercises/ into a test executable. `log` receives what was done, for the run's log.
     func build(log: inout String) -> Outcome {
-        guard (try? String(contentsOf: armedFile, encoding: .utf8)) == kitStamp(), let product = SwiftPMProduct(bin: bin),
+        let kitStamp = kitStamp()
+        guard (try? String(contentsOf: armedFile, encoding: .utf8)) == kitStamp, let product = SwiftPMProduct(bin: bin),
               lessons.allSatisfy({ lesson in product.discoveredSources.contains { $0.lastPathComponent == "\(lesson)Tests.swift" } })
         else { return .cannot }
         do {
-            try prepareTree(for: product)
+            try prepareTree(for: product, kitStamp: kitStamp)
             // The lessons side by side (a learner graded last, or alone, waits for their build only).
             let compiled = try ParallelGrading.run(lessons.count, width: ProcessInfo.processInfo.activeProcessorCount) { index, _ in
                 var said = ""
@@ -85,7 +86,7 @@ struct QuickBuild {
                 case .cannot: return .cannot
                 }
             }
-            if !errors.isEmpty { return .doesNotCompile(errors) }
+            if !errors.isEmpty { return .doesNotCompile(output: errors, errors: BuildErrors.find(in: errors, root: root)) }
             var objects: [URL] = [], testModules: [URL] = []
             for (lesson, build) in zip(lessons, builds) {
                 guard let tests = try testModule(of: lesson, build: build.folder, interface: build.interface, log: &log)
@@ -94,11 +95,7 @@ struct QuickBuild {
                 testModules.append(tests)
             }
             guard let discovered = try discoveredTests(of: product, using: testModules, log: &log) else { return .cannot }
-            let kept = product.objects.filter { object in
-                let folder = object.deletingLastPathComponent().lastPathComponent
-                return !(product.discoveredModule + ".build" == folder
-                         || allLessons.contains { folder == "\($0).build" || folder == "\($0)Tests.build" })
-            }
+            let kept = product.objects.filter { !isBuiltHere($0, product: product) }
             return try link(kept + objects + [discovered], product: product, log: &log).map(Outcome.built) ?? .cannot
         } catch {
             log += "quick build: \(error)\n"
@@ -111,23 +108,18 @@ struct QuickBuild {
     /// The copy's kit files as SwiftPM's build saw them (path, size and time of the manifest, Sources/ and Tests/),
     /// with the lessons and flags built.
     private func kitStamp() -> String {
-        var listing = "\(lessons.joined(separator: ","))\n\(flags.joined(separator: " "))\n"
-        for part in ["Package.swift", "Sources", "Tests"] {
-            let url = root.appendingPathComponent(part)
-            let paths = (try? regularFiles(under: url)).map { $0.map { "\(part)/\($0)" } } ?? [part]
-            for path in paths { listing += "\(path)\t\(Self.sizeAndTime(of: root.appendingPathComponent(path)))\n" }
-        }
-        return Self.digest(Data(listing.utf8))
+        let built = "\(lessons.joined(separator: ","))\n\(flags.joined(separator: " "))\n"
+        return KitFingerprint.digest(Data((built + KitFingerprint.listing(of: ["Package.swift", "Sources", "Tests"], in: root)).utf8))
     }
 
-    /// Starts the tree again when SwiftPM's kit modules or the kit's files changed: what it holds was compiled
-    /// against them. The kit's module files are copied in; the lessons' and tests' come from here.
-    private func prepareTree(for product: SwiftPMProduct) throws {
-        var listing = kitStamp() + "\n"
-        for object in product.objects where !isLessonOrTest(object) {
-            listing += "\(object.path)\t\(Self.sizeAndTime(of: object))\n"
+    /// Starts the tree again when SwiftPM's kit modules or the kit's files (`kitStamp`) changed: what it holds was
+    /// compiled against them. The kit's module files are copied in; the lessons' and tests' come from here.
+    private func prepareTree(for product: SwiftPMProduct, kitStamp: String) throws {
+        var listing = kitStamp + "\n"
+        for object in product.objects where !isBuiltHere(object, product: product) && !product.isRunner(object) {
+            listing += "\(object.path)\t\(KitFingerprint.sizeAndTime(of: object))\n"
         }
-        let base = Self.digest(Data(listing.utf8))
+        let base = KitFingerprint.digest(Data(listing.utf8))
         let baseFile = tree.appendingPathComponent("base")
         if (try? String(contentsOf: baseFile, encoding: .utf8)) == base { return }
         try? FileManager.default.removeItem(at: tree)
@@ -136,15 +128,16 @@ struct QuickBuild {
         for name in try FileManager.default.contentsOfDirectory(atPath: spmModules.path) where name.hasSuffix(".swiftmodule") {
             let module = String(name.dropLast(".swiftmodule".count))
             guard !allLessons.contains(where: { module == $0 || module == "\($0)Tests" }),
-                  !module.hasSuffix("PackageDiscoveredTests"), !module.hasSuffix("PackageTests") else { continue }
+                  module != product.discoveredModule, module != product.name else { continue }
             try FileManager.default.copyItem(at: spmModules.appendingPathComponent(name), to: modules.appendingPathComponent(name))
         }
         try Data(base.utf8).write(to: baseFile)
     }
 
-    private func isLessonOrTest(_ object: URL) -> Bool {
+    /// Whether SwiftPM's object is one built here instead: a lesson's, its tests', or the list of XCTest methods'.
+    private func isBuiltHere(_ object: URL, product: SwiftPMProduct) -> Bool {
         let folder = object.deletingLastPathComponent().lastPathComponent
-        return folder.hasSuffix("PackageDiscoveredTests.build") || folder.hasSuffix("PackageTests.build")
+        return folder == "\(product.discoveredModule).build"
             || allLessons.contains { folder == "\($0).build" || folder == "\($0)Tests.build" }
     }
 
@@ -171,7 +164,7 @@ struct QuickBuild {
         let sources = files.map { folder.appendingPathComponent($0).path }
         var contents = Data()
         for file in files { contents += Data("\(file)\n".utf8) + (try Data(contentsOf: folder.appendingPathComponent(file))) }
-        let build = tree.appendingPathComponent("\(lesson)-source-\(Self.digest(contents).prefix(16))")
+        let build = tree.appendingPathComponent("\(lesson)-source-\(KitFingerprint.digest(contents).prefix(16))")
         let interfaceFile = build.appendingPathComponent("interface")  // written last: the build is whole
         if let interface = try? String(contentsOf: interfaceFile, encoding: .utf8) {
             try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: interfaceFile.path)
@@ -196,7 +189,7 @@ struct QuickBuild {
             log += "quick build: \(lesson) compiles only without library evolution, building with SwiftPM\n\(evolving.output)"
             return .cannot
         }
-        let interface = Self.digest(try Data(contentsOf: publicInterface) + Data(contentsOf: privateInterface))
+        let interface = KitFingerprint.digest(try Data(contentsOf: publicInterface) + Data(contentsOf: privateInterface))
         try Data(interface.utf8).write(to: interfaceFile)
         forgetOldBuilds(of: lesson)
         return .compiled(build, interface: interface)
@@ -299,17 +292,6 @@ struct QuickBuild {
         try FileManager.default.copyItem(at: source, to: target)
     }
 
-    private static func sizeAndTime(of url: URL) -> String {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
-        let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "\(size)\t\(time)"
-    }
-
-    static func digest(_ data: Data) -> String {
-        SHA256.hash(Array(data)).map { String(format: "%02x", $0) }.joined()
-    }
-
     /// A path as one word of a response file (`@file`): in double quotes, with `"` and `\` escaped.
     static func quoted(_ path: String) -> String {
         "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
@@ -323,17 +305,24 @@ struct SwiftPMProduct {
     /// "<Package>PackageTests".
     let name: String
     let objects: [URL]
-    var discoveredModule: String { name.replacingOccurrences(of: "PackageTests", with: "PackageDiscoveredTests") }
+    /// "<Package>PackageDiscoveredTests": the generated list of XCTest methods.
+    let discoveredModule: String
     let discoveredSources: [URL]
+
+    /// Whether the object is the test runner's (`runner.swift`): SwiftPM compiles it again whenever the list of
+    /// XCTest methods changes, yet it only calls that list, so the one SwiftPM built last always serves.
+    func isRunner(_ object: URL) -> Bool {
+        object.deletingLastPathComponent().lastPathComponent == "\(name).build"
+    }
 
     init?(bin: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: bin.path)) ?? []
         guard let product = names.first(where: { $0.hasSuffix("PackageTests.product") }) else { return nil }
         name = String(product.dropLast(".product".count))
         let list = bin.appendingPathComponent("\(product)/Objects.LinkFileList")
-        let sources = bin.appendingPathComponent("\(name.replacingOccurrences(of: "PackageTests", with: "PackageDiscoveredTests")).build/sources")
+        discoveredModule = name.replacingOccurrences(of: "PackageTests", with: "PackageDiscoveredTests")
         objects = Self.words(in: list)
-        discoveredSources = Self.words(in: sources)
+        discoveredSources = Self.words(in: bin.appendingPathComponent("\(discoveredModule).build/sources"))
         guard !objects.isEmpty, !discoveredSources.isEmpty else { return nil }
     }
 

@@ -40,8 +40,11 @@ struct TestSchedule {
         // process (first fit): each process costs time to start, and a missed completion shortens later waits for
         // that function only (`CompletionTimeouts`), so exercises do not disturb each other — as in `swift test`,
         // which runs them all in one process.
+        let longestFirst = { (a: (tests: [String], seconds: Double), b: (tests: [String], seconds: Double)) in
+            (b.seconds, a.tests[0]) < (a.seconds, b.tests[0])
+        }
         var packed: [(tests: [String], seconds: Double)] = []
-        for piece in pieces.sorted(by: { ($1.seconds, $0.tests[0]) < ($0.seconds, $1.tests[0]) }) {
+        for piece in pieces.sorted(by: longestFirst) {
             if let fit = packed.firstIndex(where: { $0.seconds + piece.seconds <= pieceSeconds }) {
                 packed[fit].tests += piece.tests
                 packed[fit].seconds += piece.seconds
@@ -49,7 +52,7 @@ struct TestSchedule {
                 packed.append(piece)
             }
         }
-        return packed.sorted { ($1.seconds, $0.tests[0]) < ($0.seconds, $1.tests[0]) }.map(\.tests)
+        return packed.sorted(by: longestFirst).map(\.tests)
     }
 }
 
