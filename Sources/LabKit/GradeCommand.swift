@@ -138,8 +138,8 @@ struct GradingWorkspace {
         }
         var run = workspace.lessonRun()
         run.pieceSeconds = 2.5  // fewer processes: a class keeps the cores busy
-        run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS", "LAB_RESULTS_KEY"]
-        run.readOnly = protected
+        run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS"]
+        run.hidden = protected
         // Only the lessons and their tests: the kit's own test targets and tools are not built for grading.
         run.environment["LAB_LESSONS"] = lessons.map(\.name).joined(separator: ",")
         let (outcome, replaced) = try run.runAroundBrokenLessons(lessons, resultsFile: resultsFile, in: workspace)

@@ -54,7 +54,7 @@ struct IntegrityScan {
     private func problems(in tokens: [SwiftTokens.Token]) -> [(line: Int, text: String)] {
         var found: [(Int, String)] = []
         for (index, token) in tokens.enumerated() {
-            if token.text == "import", let module = Self.importedModule(tokens, after: index), !Self.allowedImports.contains(module) {
+            if token.text == "import", !token.afterDot, let module = Self.importedModule(tokens, after: index), !Self.allowedImports.contains(module) {
                 found.append((token.line, "imports \(module) — graded code may import only Foundation, FoundationNetworking, Dispatch and LabSupport"))
             } else if let why = Self.forbiddenWords[token.text] {  // `Foundation.Process` too
                 found.append((token.line, "uses `\(token.text)`, which \(why): no exercise needs it, and graded code may not"))
@@ -102,11 +102,11 @@ struct IntegrityScan {
         return found
     }
 
-    /// The module of `import X`, `import struct X.Y`, `@testable import X`.
+    /// The module of `import X`, `import struct X.Y`, `@testable import X` — on one line or split over several.
     private static func importedModule(_ tokens: [SwiftTokens.Token], after index: Int) -> String? {
         var next = index + 1
         if next < tokens.count, ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"].contains(tokens[next].text) { next += 1 }
-        guard next < tokens.count, tokens[next].line == tokens[index].line else { return nil }
+        guard next < tokens.count else { return nil }
         return tokens[next].text
     }
 

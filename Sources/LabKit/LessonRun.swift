@@ -33,8 +33,9 @@ public struct LessonRun {
     /// The limit for the other tests of an exercise once one of its tests was stopped (they then run side by side):
     /// its function most likely never returns, and a class should not wait 5 s for each of its tests.
     public var timeLimitAfterStop: TimeInterval = 3
-    /// What the tests may read but not change (the kit, the learners' folders): `root` unless set.
-    var readOnly: [URL]?
+    /// What the tests must not see at all (the kit when `root` is a private copy of it, the learners' folders,
+    /// report folders); `root` itself stays visible, read-only (`Sandbox`).
+    var hidden: [URL] = []
 
     public init(root: URL, catalog: LessonCatalog) {
         self.root = root
@@ -78,7 +79,8 @@ public struct LessonRun {
         var missing = gradedTests(of: lessons)
         var results: [TestResult] = []
         var forged = 0
-        let sandbox = Sandbox(readOnly: readOnly ?? [root])
+        let sandbox = Sandbox(root: root, hidden: hidden)
+        var droppedOutput = 0
         // Each round runs what has no result yet; a process that ends early leaves a culprit, which is charged and
         // skipped. At most one round per test.
         var schedule = TestSchedule(file: timesFile, pieceSeconds: pieceSeconds)
@@ -102,6 +104,7 @@ public struct LessonRun {
             for (tests, round) in rounds {
                 log += round.output
                 forged += round.forged
+                droppedOutput += round.droppedOutput
                 var unreported = Set(tests)
                 for (key, result) in round.verified {
                     guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
@@ -126,7 +129,10 @@ public struct LessonRun {
         if forged > 0 {
             notes.append("\(forged) result\(forged == 1 ? " was" : "s were") found that the kit's tests did not write: ignored, and those tests graded as failed")
         }
-        if let note = Sandbox.unavailableNote { notes.append(note) }
+        if droppedOutput > 0 {
+            notes.append("the tests printed \(droppedOutput / 1_000_000 > 0 ? "\(droppedOutput / 1_000_000) MB" : "\(droppedOutput) bytes") more than the \(WatchedProcess.outputKept >> 20) MB kept of each test process: the rest was dropped (does your code print in a loop?)")
+        }
+        if let note = sandbox.unavailableNote { notes.append(note) }
         let graded = LabResults(tests: results, catalog: catalog)
         try ResultsFile.write(graded, to: resultsFile)
         return Outcome(results: graded, buildErrors: [], log: log, notes: notes)

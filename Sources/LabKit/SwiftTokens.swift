@@ -1,7 +1,8 @@
 import Foundation
 
 /// A rough Swift tokenizer for scanning learners' sources: words and operator symbols, each with its line and brace
-/// depth, comments and string literals left out. Enough to find imports and declarations; not a parser.
+/// depth, comments and string literals left out — but not the code in a literal's interpolations (`"\(code)"`),
+/// which is code like any other. Enough to find imports and declarations; not a parser.
 struct SwiftTokens {
     struct Token {
         let text: String
@@ -38,7 +39,13 @@ struct SwiftTokens {
                 continue
             }
             if character == "\"" || (character == "#" && (peek(1) == "\"" || peek(1) == "#")) {
-                Self.skipString(characters, &index, &line)
+                var interpolations: [(code: String, line: Int)] = []
+                Self.skipString(characters, &index, &line, interpolations: &interpolations)
+                for (code, firstLine) in interpolations {
+                    tokens += SwiftTokens(code).tokens.map {
+                        Token(text: $0.text, line: firstLine + $0.line - 1, depth: depth + $0.depth, afterDot: $0.afterDot)
+                    }
+                }
                 afterDot = false
                 continue
             }
@@ -62,8 +69,10 @@ struct SwiftTokens {
         self.tokens = tokens
     }
 
-    /// Skips a string literal starting at `index`: "…", """…""", and raw #"…"# forms (interpolations are inside).
-    private static func skipString(_ characters: [Unicode.Scalar], _ index: inout Int, _ line: inout Int) {
+    /// Skips a string literal starting at `index`: "…", """…""", and raw #"…"# forms; the code of each
+    /// interpolation (`\(…)`, `\#(…)` in a raw string) goes to `interpolations` with its first line.
+    private static func skipString(_ characters: [Unicode.Scalar], _ index: inout Int, _ line: inout Int,
+                                   interpolations: inout [(code: String, line: Int)]) {
         var hashes = 0
         while index < characters.count, characters[index] == "#" { hashes += 1; index += 1 }
         guard index < characters.count, characters[index] == "\"" else { return }
@@ -73,7 +82,16 @@ struct SwiftTokens {
         while index < characters.count {
             let character = characters[index]
             if character == "\n" { line += 1; if !multiline { return } }
-            if character == "\\" && hashes == 0 { index += 2; continue }
+            if character == "\\" {
+                var marks = 0
+                while index + 1 + marks < characters.count, characters[index + 1 + marks] == "#" { marks += 1 }
+                if marks == hashes, index + 1 + marks < characters.count, characters[index + 1 + marks] == "(" {
+                    index += 2 + marks
+                    interpolations.append(interpolation(characters, &index, &line))
+                    continue
+                }
+                if hashes == 0 { index += 2; continue }
+            }
             if character == "\"" {
                 var run = 0
                 while index + run < characters.count, characters[index + run] == "\"", run < quotes { run += 1 }
@@ -88,6 +106,28 @@ struct SwiftTokens {
             }
             index += 1
         }
+    }
+
+    /// The code of an interpolation whose `(` is just before `index`, up to its matching `)` (strings inside it
+    /// skipped whole); `index` ends after the `)`.
+    private static func interpolation(_ characters: [Unicode.Scalar], _ index: inout Int, _ line: inout Int) -> (code: String, line: Int) {
+        let start = index, firstLine = line
+        var open = 1
+        var nested: [(code: String, line: Int)] = []  // found again when the code itself is tokenized
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\"" || (character == "#" && index + 1 < characters.count && characters[index + 1] == "\"") {
+                skipString(characters, &index, &line, interpolations: &nested)
+                continue
+            }
+            if character == "\n" { line += 1 }
+            if character == "(" { open += 1 }
+            if character == ")" { open -= 1; if open == 0 { break } }
+            index += 1
+        }
+        let code = String(String.UnicodeScalarView(characters[start..<min(index, characters.count)]))
+        index += 1
+        return (code, firstLine)
     }
 
     static func isWord(_ character: Unicode.Scalar) -> Bool {

@@ -3,21 +3,32 @@ import LabMetadata
 
 /// One test process of a `LessonRun`: runs the given graded tests once and returns the results it could verify.
 ///
-/// Everything the test process may touch is private to this round and thrown away after it: a scratch folder
-/// (fresh, random name) holding the results file, the file naming the test being run, and the seal key, which the
-/// test process deletes as its first test starts. Results are read only after the process — and, in the sandbox,
-/// everything it started — has ended, and a result counts only when its seal verifies (`ResultSeal`).
+/// Nothing the test process is handed has a name another process could find: its seal key comes on standard input
+/// (read once, as its first test starts, before any learner code has run), and it writes its results stream
+/// (`ResultsStream`) to descriptor 3, a file in a scratch folder of `lab`'s that the sandbox does not show. Results
+/// are read only after the process — and, in the sandbox, everything it started — has ended, and a result counts
+/// only when its seal verifies (`ResultSeal`). The time limit is `lab`'s clock, moved on only by sealed results: a
+/// process that writes no new one for `timeLimit` is stopped, whatever else it writes, and none runs past
+/// `deadline`.
 struct TestRound {
     /// What the process did.
     var status: Int32 = 0
     var killed: String?
     var output = ""
+    /// Bytes of output dropped (`WatchedProcess.outputKept`).
+    var droppedOutput = 0
     /// Results with a valid seal, "Class/test" → result, for tests that were asked for.
     var verified: [String: TestResult] = [:]
-    /// Results in the file without a valid seal (written by something other than the kit's tests), ignored.
+    /// Results in the stream without a valid seal (written by something other than the kit's tests), ignored.
     var forged = 0
     /// "Class/test" of the last test the process said it was starting.
     var lastStarted: String?
+
+    /// The most a process of `count` tests may take, whatever it reports: each test its `timeLimit`, and the
+    /// process a few seconds to start.
+    static func deadline(tests count: Int, timeLimit: TimeInterval) -> TimeInterval {
+        5 + timeLimit * Double(max(count, 1))
+    }
 
     /// `binary`: the test executable to run (a `QuickBuild`'s); nil: the one SwiftPM built in `root`.
     static func run(_ tests: [String], of lessons: [String: LessonCatalog.Lesson], in root: URL, binary: URL? = nil,
@@ -26,29 +37,61 @@ struct TestRound {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lab-round-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let results = scratch.appendingPathComponent("results.json")
-        let keyFile = scratch.appendingPathComponent("key")
+        let stream = scratch.appendingPathComponent("results.jsonl")
         let seal = ResultSeal()
-        try Data(seal.hex.utf8).write(to: keyFile)
 
         let qualified = tests.compactMap { key in lessons[key].map { "\($0.name)Tests.\(key)" } }
+        let deadline = deadline(tests: tests.count, timeLimit: timeLimit)
+        var sandbox = sandbox
+        sandbox.limits.cpuSeconds = Int(deadline * 2) + 10
         let command = sandbox.wrap(TestCommand.arguments(root: root, binary: binary, tests: qualified))
+        var watch = SealedProgress(stream: stream, seal: seal)
         let process = try WatchedProcess.run(
-            command, in: root,
-            environment: environment.merging(["LAB_RESULTS": results.path, "LAB_RESULTS_KEY": keyFile.path]) { $1 },
-            removing: removed, silence: timeLimit, progress: URL(fileURLWithPath: results.path + ".running"))
+            command, in: root, environment: environment.merging(["LAB_RESULTS_STREAM": "3"]) { $1 },
+            removing: removed.union(["LAB_RESULTS"]), silence: timeLimit, progress: { watch.count() },
+            limit: deadline, input: Data((seal.hex + "\n").utf8), descriptor3: stream)
 
-        var round = TestRound(status: process.status, killed: process.killed, output: process.output)
+        var round = TestRound(status: process.status, killed: process.killed, output: process.output,
+                              droppedOutput: process.droppedOutput)
         let asked = Set(tests)
-        for result in (try? ResultsFile.read(results))?.tests ?? [] {
+        for line in ResultsStream.decode((try? Data(contentsOf: stream)) ?? Data()) {
+            if let started = line.started, asked.contains(started) { round.lastStarted = started }
+            guard let result = line.result else { continue }
             guard seal.verifies(result) else { round.forged += 1; continue }
             if asked.contains(result.classAndName), round.verified[result.classAndName] == nil {
                 round.verified[result.classAndName] = result
             }
         }
-        round.lastStarted = (try? String(contentsOf: URL(fileURLWithPath: results.path + ".running"), encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
         return round
+    }
+}
+
+/// How many sealed results a running test process has written so far: its stream is read as it grows, from where
+/// the last look stopped, up to `WatchedProcess`'s limit on a file's size.
+struct SealedProgress {
+    let stream: URL
+    let seal: ResultSeal
+    private var offset: UInt64 = 0
+    private var pending = Data()
+    private var sealed = 0
+
+    init(stream: URL, seal: ResultSeal) {
+        self.stream = stream
+        self.seal = seal
+    }
+
+    mutating func count() -> Int {
+        guard let handle = try? FileHandle(forReadingFrom: stream) else { return sealed }
+        defer { try? handle.close() }
+        try? handle.seek(toOffset: offset)
+        let data = handle.readData(ofLength: 1 << 20)
+        offset += UInt64(data.count)
+        pending.append(data)
+        guard let lastNewline = pending.lastIndex(of: 0x0A) else { return sealed }
+        let whole = pending[pending.startIndex...lastNewline]
+        sealed += ResultsStream.decode(Data(whole)).filter { $0.result.map(seal.verifies) ?? false }.count
+        pending = Data(pending[pending.index(after: lastNewline)...])
+        return sealed
     }
 }
 

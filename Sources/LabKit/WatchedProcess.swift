@@ -9,8 +9,13 @@ import Darwin
 /// never fill a pipe and stall the child. It never waits forever: it kills the command's whole process group (the
 /// XCTest binary under `swift test`, anything the learner's code started) when it shows no progress for `silence`
 /// seconds — a test stuck in an endless loop or a long sleep — or when it runs longer than `limit` seconds in all.
-/// Progress is a change of the `progress` file when one is given (the test process rewrites it as each test starts),
-/// else growth of the output.
+/// Progress is what the `progress` closure counts when one is given (a `TestRound` counts the sealed results its
+/// process has written: something only the kit's own test code can make), else growth of the output.
+///
+/// A test process gets two more descriptors from it: `input` on its standard input (a pipe, closed after it: the
+/// seal key, readable once) and `descriptor3`, a file opened here, as descriptor 3 (its results stream) — neither has
+/// a name the learner's code could find in the file system. Output past `outputKept` bytes is dropped from the
+/// middle, and `Outcome.droppedOutput` says how much.
 ///
 /// Built on posix_spawn and waitpid rather than Foundation's Process, whose child reaping on Linux goes through a
 /// CFSocket that cannot be made where loopback is down (the tools then hung forever). Each child leads its own
@@ -21,16 +26,24 @@ enum WatchedProcess {
         let output: String
         /// Why it was killed, when it was: "silent for 5 s", "over 900 s".
         let killed: String?
+        /// Bytes of output dropped (past `outputKept`).
+        var droppedOutput = 0
     }
 
+    /// Held while a child is spawned: no other child may inherit the descriptors made for this one.
+    private static let spawning = NSLock()
+
+    /// Output kept of one process: the first and last halves of this.
+    static let outputKept = 2 << 20
+
     static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:],
-                    removing removed: Set<String> = [], silence: TimeInterval? = nil, progress: URL? = nil,
-                    limit: TimeInterval = 900) throws -> Outcome {
+                    removing removed: Set<String> = [], silence: TimeInterval? = nil, progress: (() -> Int)? = nil,
+                    limit: TimeInterval = 900, input: Data? = nil, descriptor3: URL? = nil) throws -> Outcome {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         var merged = ProcessInfo.processInfo.environment.filter { !removed.contains($0.key) }
         merged.merge(environment) { $1 }
-        let pid = try spawn(arguments, in: folder, environment: merged, output: log)
+        let pid = try spawn(arguments, in: folder, environment: merged, output: log, input: input, descriptor3: descriptor3)
         ChildProcesses.started(pid)
         defer { ChildProcesses.ended(pid) }
 
@@ -43,7 +56,7 @@ enum WatchedProcess {
             let waited = waitpid(pid, &status, WNOHANG)
             if waited == pid || (waited < 0 && errno != EINTR) { break }
             Thread.sleep(forTimeInterval: 0.05)
-            let mark = Self.mark(of: progress ?? log)
+            let mark = progress.map { "\($0())" } ?? Self.mark(of: log)
             if mark != lastMark { lastMark = mark; lastChange = Date() }
             if killed == nil, let silence = silence, Date().timeIntervalSince(lastChange) > silence {
                 killed = "silent for \(Int(silence)) s"
@@ -53,12 +66,33 @@ enum WatchedProcess {
             if killed != nil { kill(-pid, SIGKILL) }
         }
         kill(-pid, SIGKILL)  // whatever the command left behind in its group
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return Outcome(status: exitStatus(status), output: output, killed: killed)
+        let (output, dropped) = readKept(log)
+        var outcome = Outcome(status: exitStatus(status), output: output, killed: killed)
+        outcome.droppedOutput = dropped
+        return outcome
+    }
+
+    /// The log, or its first and last `outputKept / 2` bytes with a line saying what was dropped between them: a
+    /// test that prints 200 MB must not cost the grader 200 MB.
+    private static func readKept(_ log: URL) -> (String, dropped: Int) {
+        guard let handle = try? FileHandle(forReadingFrom: log) else { return ("", 0) }
+        defer { try? handle.close() }
+        let size = Int((try? handle.seekToEnd()) ?? 0)
+        try? handle.seek(toOffset: 0)
+        guard size > outputKept else { return (String(decoding: handle.readData(ofLength: size), as: UTF8.self), 0) }
+        let head = handle.readData(ofLength: outputKept / 2)
+        try? handle.seek(toOffset: UInt64(size - outputKept / 2))
+        let tail = handle.readData(ofLength: outputKept / 2)
+        let dropped = size - outputKept
+        return (String(decoding: head, as: UTF8.self) + "\n[lab: \(dropped) bytes of output dropped here]\n"
+                + String(decoding: tail, as: UTF8.self), dropped)
     }
 
     /// Starts `arguments` (found on PATH) in `folder`, as the leader of a new process group, its output to `output`.
-    private static func spawn(_ arguments: [String], in folder: URL, environment: [String: String], output: URL) throws -> pid_t {
+    private static func spawn(_ arguments: [String], in folder: URL, environment: [String: String], output: URL,
+                              input: Data?, descriptor3: URL?) throws -> pid_t {
+        spawning.lock()
+        defer { spawning.unlock() }
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
@@ -68,9 +102,26 @@ enum WatchedProcess {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var pipeEnds: [Int32] = [-1, -1]
+        if let input = input {
+            // Small enough for the pipe's buffer: written whole before the child starts, then the write end closed.
+            // Close-on-exec, under `spawning`: a child spawned by another thread must not hold this pipe open.
+            let made = pipe(&pipeEnds)
+            pipeEnds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+            guard made == 0 else { throw SpawnError(command: "pipe", code: errno) }
+            _ = input.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, input.count) }
+            close(pipeEnds[1])
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        defer { if pipeEnds[0] >= 0 { close(pipeEnds[0]) } }
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let descriptor3 = descriptor3 {
+            posix_spawn_file_actions_addopen(&actions, 3, descriptor3.path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o600)
+        }
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))

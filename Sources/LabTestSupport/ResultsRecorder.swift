@@ -7,11 +7,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes each graded test's result to the file named by `LAB_RESULTS`, when it is set (see README: results files).
-/// A test is graded when lessons.json names its class; the kit's own tests are not.
+/// Writes each graded test's result to the file named by `LAB_RESULTS`, when it is set (see README: results files),
+/// or — when `lab` runs the tests (`LAB_RESULTS_STREAM=3`) — to the results stream on descriptor 3
+/// (`ResultsStream`), sealed with the key `lab` hands over on standard input. A test is graded when lessons.json
+/// names its class; the kit's own tests are not.
 enum ResultsRecorder {
     static let file: URL? = ProcessInfo.processInfo.environment["LAB_RESULTS"]
         .flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+    /// Whether results go to descriptor 3 (set by `lab`).
+    static let streaming = ProcessInfo.processInfo.environment["LAB_RESULTS_STREAM"] == "3"
 
     /// lessons.json, loaded once; a broken file is reported once, then recording is off. Run by `lab` (sealed), the
     /// scan of Tests/ for the tests' places is skipped: `lab` puts its own in, and the scan cost each test process a
@@ -25,29 +29,37 @@ enum ResultsRecorder {
         }
     }()
 
-    /// When `lab` runs the tests, `LAB_RESULTS_KEY` names a file holding this process's seal key (`ResultSeal`). It is
-    /// read and deleted as the first test starts, before any learner code has run, and left nowhere else to find.
+    /// When `lab` runs the tests, this process's seal key (`ResultSeal`) waits on standard input, a pipe: it is read
+    /// as the first test starts, before any learner code has run, and the pipe holds it no more.
     static let seal: ResultSeal? = {
-        guard let path = ProcessInfo.processInfo.environment["LAB_RESULTS_KEY"], !path.isEmpty else { return nil }
-        defer {
-            try? FileManager.default.removeItem(atPath: path)
-            unsetenv("LAB_RESULTS_KEY")
+        guard streaming else { return nil }
+        var key = [UInt8](repeating: 0, count: 64)
+        var count = 0
+        while count < 64 {
+            let got = key.withUnsafeMutableBytes { read(0, $0.baseAddress! + count, 64 - count) }
+            guard got > 0 else { break }
+            count += got
         }
-        return (try? String(contentsOfFile: path, encoding: .utf8)).flatMap(ResultSeal.init(hex:))
+        close(0)
+        return ResultSeal(hex: String(decoding: key[..<count], as: UTF8.self))
     }()
 
-    /// Notes, in `<results file>.running`, the test that is starting: if the process dies or hangs, the `lab` command
-    /// knows which test did it (stdout is buffered and lost when the process is killed; this file is not).
+    /// Says, on the results stream, which test is starting: if the process dies or hangs, `lab` knows which test
+    /// did it (stdout is buffered and lost when the process is killed; the stream is not).
     static func starting(_ test: LabTestCase) {
-        guard let file = file else { return }
+        guard streaming else { return }
         _ = seal
-        let type = type(of: test)
-        let line = "\(String(describing: type))/\(methodName(of: test))\n"
-        try? Data(line.utf8).write(to: URL(fileURLWithPath: file.path + ".running"), options: .atomic)
+        stream(ResultsStream.Line(started: "\(String(describing: type(of: test)))/\(methodName(of: test))"))
+    }
+
+    /// One line on descriptor 3, in one `write` (whole lines survive a crash).
+    private static func stream(_ line: ResultsStream.Line) {
+        let data = ResultsStream.encode(line)
+        _ = data.withUnsafeBytes { write(3, $0.baseAddress, data.count) }
     }
 
     static func record(_ test: LabTestCase, outcome: TestResult.Outcome, message: String?) {
-        guard let file = file, let catalog = catalog else { return }
+        guard streaming || file != nil, let catalog = catalog else { return }
         let type = type(of: test)
         let testClass = String(describing: type)
         guard let (lesson, exercise) = catalog.exercise(forTestClass: testClass) else { return }
@@ -57,6 +69,8 @@ enum ResultsRecorder {
                                 stubs: StubLog.recorded.map(\.function),
                                 place: catalog.declarationPlaces["\(testClass)/\(methodName(of: test))"])
         if let seal = seal { result = seal.sealed(result) }
+        if streaming { return stream(ResultsStream.Line(result: result)) }
+        guard let file = file else { return }
         do {
             try ResultsFile.record(result, in: file, catalog: catalog)
         } catch {

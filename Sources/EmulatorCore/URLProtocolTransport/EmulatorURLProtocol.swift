@@ -7,8 +7,14 @@ import FoundationNetworking
 /// It never passes a request on to the network: an unknown host is recorded as stray and fails.
 /// Delivery follows what works on Linux and Darwin alike (shared/networking-on-linux.md): response, ONE
 /// `didLoad` with the whole body (Linux keeps only the last chunk), finish; never a redirect callback.
+///
+/// The client is called only while holding `lock`, which `stopLoading` takes too: a cancellation either comes first
+/// (and nothing is delivered) or waits until the whole answer is (URLSession then drops its own late failure). Its
+/// client calls only queue work, so holding the lock cannot deadlock; the lock is recursive in case a client calls
+/// `stopLoading` back on the same thread. (Calling the client after or during `stopLoading` crashed
+/// FoundationNetworking on Swift 6.0.)
 public final class EmulatorURLProtocol: URLProtocol {
-    private let lock = NSLock()
+    private let lock = NSRecursiveLock()
     private var pendingDelivery: DispatchWorkItem?
     private var isDone = false
     /// The emulator and log entry of the answer not yet delivered, to mark it cancelled if the task is.
@@ -65,11 +71,11 @@ public final class EmulatorURLProtocol: URLProtocol {
 
     private func finish(with response: EmulatorResponse) {
         lock.lock()
+        defer { lock.unlock() }
         let alreadyDone = isDone
         isDone = true
         pendingDelivery = nil
         answering = nil
-        lock.unlock()
         guard !alreadyDone, let client = client else { return }
 
         if let error = response.transportError {
