@@ -180,8 +180,10 @@ public struct LessonRun {
         } else if round.killed != nil {
             message = "this test took longer than \(Int(timeLimit)) s and was stopped (no test here needs more than 2 s) — an endless loop, or a wait that never ends: a long `sleep`, a semaphore that is never signalled? The other tests ran on without it. \(see)"
         } else if round.status > 128 {
-            let crash = round.output.split(separator: "\n").first { $0.contains("Fatal error") }.map { " (\($0.trimmingCharacters(in: .whitespaces)))" } ?? ""
-            message = "the test crashed\(crash): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError. (The other tests ran on without it.) \(see)"
+            let crash = CrashReport(output: round.output)?.explanation
+                ?? round.output.split(separator: "\n").first { $0.contains("Fatal error") }.map { " (\($0.trimmingCharacters(in: .whitespaces))): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError." }
+                ?? ": your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError."
+            message = "the test crashed\(crash) (The other tests ran on without it.) \(see)"
         } else {
             message = "your code ended the test process during this test (exit status \(round.status)): a call to exit()? A function must return (or call its completion), never end the program. (The other tests ran on without it.) \(see)"
         }

@@ -67,8 +67,18 @@ extension LabTestCase {
         if let wrongPlace = TrafficReport(emulator).wrongPlace(exercise, baseURL: emulator.baseURL) {
             throw fail(wrongPlace, file: file, line: line)
         }
-        if latency > 0, let early = Self.calledBeforeAnswer(first.at, requests: sent, latency: latency) {
-            throw fail("\(exercise.function) \(early) See \(exercise.reference).", file: file, line: line)
+        if latency > 0 {
+            var sent = sent
+            if sent.isEmpty {  // sent late, or never? Never means a path that answers without asking the server.
+                RunLoop.current.run(until: Date(timeIntervalSinceNow: min(latency, 0.2) + 0.1))
+                sent = Array(emulator.requests.dropFirst(requestsBefore))
+                if sent.isEmpty, SessionTripwire.requests.isEmpty {
+                    throw fail(Self.calledWithoutRequest(exercise, value: first.value), file: file, line: line)
+                }
+            }
+            if let early = Self.calledBeforeAnswer(first.at, requests: sent, latency: latency) {
+                throw fail("\(exercise.function) \(early) See \(exercise.reference).", file: file, line: line)
+            }
         }
         if counter.calls.count > 1 {
             throw fail(Self.calledTwice(exercise, calls: counter.calls.map { ($0.value, $0.at) }, requests: sent),
@@ -81,6 +91,17 @@ extension LabTestCase {
             }
         }
         return first.value
+    }
+
+    /// The message for a completion called while no request was ever sent: the cause is the path that called it
+    /// (a guard that gives up, an early return), not the moment it was called.
+    public static func calledWithoutRequest<Value>(_ exercise: Exercise, value: Value) -> String {
+        """
+        \(exercise.function) called its completion (with \(describe(value))) without sending any request: nothing \
+        reached the server, then or later. Which path calls `completion` before `resume()` — a `guard` that gives up \
+        (on the thread, the URL, the encoding?), or an early `return`? This test needs the request sent. \
+        See \(exercise.reference).
+        """
     }
 
     /// Why a completion called at `time` came too early, or nil when the server had answered by then.

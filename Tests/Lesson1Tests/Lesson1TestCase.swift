@@ -84,6 +84,7 @@ class Lesson1TestCase: LabTestCase {
                       state: @escaping () -> LocalState, _ start: (@escaping (Error?) -> Void) -> Void) throws -> Error? {
         let recorder = CompletionRecorder()
         recorders.append((exercise, recorder))
+        let requestsBefore = emulator.requests.count
         let value: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
             let caller = Thread.current
             recorder.setInside(true)
@@ -104,6 +105,12 @@ class Lesson1TestCase: LabTestCase {
         let calls = recorder.calls
         if let first = calls.first, first.synchronous {
             recorder.reported = true
+            // Called at once and nothing ever sent: the cause is the path that gave up, not the moment.
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.1))
+            let traffic = TrafficReport(emulator)
+            if emulator.requests.count == requestsBefore, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty {
+                throw fail(Self.calledWithoutRequest(exercise, value: first.error), file: file, line: line)
+            }
             throw fail("""
                 \(exercise.function) called completion(\(Self.describe(first.error))) before the server answered: \
                 while \(exercise.function) itself was still running, so before its request had even been answered \

@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+@testable import LabKit
+
+/// A crash names the learner's function and line where Swift's runtime reports them, and a recursion by its
+/// repeating frame — not "often a force unwrap of nil" with no place (issue 20).
+final class CrashReportTests: XCTestCase {
+    static func frame(_ number: Int, _ function: String, _ place: String) -> String {
+        "  \(number) [ra]          0x0000563b76712e85 \(function) + 36 in RESTLabPackageTests.xctest at \(place)"
+    }
+
+    func test_aFunctionThatCallsItself_isNamedAsARecursion_atTheCall() throws {
+        let output = (["Test Case 'EntryRepresentationTests.test_x' started at 2026-11-24", "",
+                       "*** Program crashed: Bad pointer dereference at 0x00007ffd0c042ff8 ***", "",
+                       "Thread 0 \"RESTLabPackageT\" crashed:", "",
+                       Self.frame(0, "== infix(_:_:)", "/kit/.lab/grading/Exercises/Lesson5/EntryRepresentation.swift:35")]
+                      + (1...40).map { Self.frame($0, "== infix(_:_:)", "/kit/.lab/grading/Exercises/Lesson5/EntryRepresentation.swift:37:16") }
+                      + ["   ...", "", "Thread 1 \"r-initiated-qos\":", Self.frame(0, "other", "/x.swift:1")]).joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertEqual(report, CrashReport(reason: "Bad pointer dereference at 0x00007ffd0c042ff8", function: "== infix(_:_:)",
+                                           place: "Exercises/Lesson5/EntryRepresentation.swift:37", isRecursion: true))
+        XCTAssertTrue(report.explanation.contains("calls itself"), report.explanation)
+    }
+
+    func test_aForceUnwrap_namesTheFatalError_andTheLearnersLine() throws {
+        let output = ["Lesson1/MessageThreadController.swift:40: Fatal error: Unexpectedly found nil while unwrapping an Optional value",
+                      "*** Program crashed: System trap at 0x000055d1 ***", "Thread 0 crashed:",
+                      Self.frame(0, "closure #1 in XCTestCase.run()", "/kit/Tests/X.swift:3"),
+                      Self.frame(1, "MessageThreadController.createMessageThread(title:completion:)", "/kit/Exercises/Lesson1/MessageThreadController.swift:40:9")].joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertEqual(report.place, "Exercises/Lesson1/MessageThreadController.swift:40")
+        XCTAssertFalse(report.isRecursion)
+        XCTAssertTrue(report.explanation.contains("Fatal error: Unexpectedly found nil"), report.explanation)
+        XCTAssertTrue(report.explanation.contains("MessageThreadController.createMessageThread(title:completion:)` at Exercises/Lesson1/MessageThreadController.swift:40"), report.explanation)
+    }
+
+    func test_noReport_noFrameOfTheLearners() {
+        XCTAssertNil(CrashReport(output: "Test Case 'A.b' started\n"))
+        let kitOnly = CrashReport(output: "*** Program crashed: Bad pointer dereference at 0x0 ***\nThread 0 crashed:\n" + Self.frame(0, "f()", "/kit/Tests/X.swift:3"))
+        XCTAssertNil(kitOnly?.place)
+        XCTAssertEqual(kitOnly?.explanation.contains("your code stopped the program"), true)
+    }
+}
