@@ -153,7 +153,8 @@ final class CreateMessageTests: Lesson1TestCase {
         XCTAssertTrue(matches(), """
             After the server accepted the message, the thread's `messages` should be the message it already had \
             followed by the one you sent (same text, sender and timestamp): \(Self.list(expected)). They are: \
-            \(Self.list(thread.messages)). Append the message you encoded to `messageThread.messages`. See LESSONS.md §1.4.
+            \(Self.list(thread.messages)). Append the message you encoded to `messageThread.messages`.\
+            \(Self.remadeNote(thread.messages, expected)) See LESSONS.md §1.4.
             """)
     }
 
@@ -256,12 +257,22 @@ final class CreateMessageTests: Lesson1TestCase {
 
     // MARK: Helpers
 
-    /// Same text, sender and timestamp (to the millisecond: the one sent and the one kept are the same Date).
+    /// Same text, sender and timestamp — exactly: the message kept is the one encoded and sent, and a JSON number
+    /// written by JSONEncoder reads back as the same Double. A message made again gets a later `Date()`.
     static func sameMessages(_ actual: [MessageThread.Message], _ expected: [MessageThread.Message]) -> Bool {
         actual.count == expected.count && zip(actual, expected).allSatisfy {
-            $0.text == $1.text && $0.sender == $1.sender
-                && abs($0.timestamp.timeIntervalSinceReferenceDate - $1.timestamp.timeIntervalSinceReferenceDate) < 0.001
+            $0.text == $1.text && $0.sender == $1.sender && $0.timestamp == $1.timestamp
         }
+    }
+
+    /// Says so when the only difference is a later timestamp: the message was made again, after it was sent.
+    static func remadeNote(_ actual: [MessageThread.Message], _ expected: [MessageThread.Message]) -> String {
+        guard actual.count == expected.count,
+              let (kept, sent) = zip(actual, expected).first(where: { $0.timestamp != $1.timestamp }),
+              kept.text == sent.text, kept.sender == sent.sender else { return "" }
+        let later = (kept.timestamp.timeIntervalSince(sent.timestamp) * 1_000_000).rounded() / 1000
+        return " The message kept is not the one sent: its timestamp is \(later) ms \(later >= 0 ? "later" : "earlier") — a new"
+            + " MessageThread.Message made after sending gets a new Date(). Append the very message you encoded."
     }
 
     static func list(_ messages: [MessageThread.Message]) -> String {
