@@ -12,6 +12,9 @@ struct CrashReport: Equatable {
     var place: String?
     /// Whether the crashed thread repeats that frame: a function that calls itself until the stack runs out.
     var isRecursion = false
+    /// The collection (or the runtime's check of its storage) the learner's code was changing when memory broke
+    /// (`Dictionary.removeValue(forKey:)`): safe Swift breaks that way only when two threads change it at once.
+    var collection: String?
 
     init(reason: String, function: String? = nil, place: String? = nil, isRecursion: Bool = false) {
         self.reason = reason
@@ -28,16 +31,31 @@ struct CrashReport: Equatable {
            let range = fatal.range(of: "Fatal error: ") {
             reason = String(fatal[range.lowerBound...])
         }
-        // The crashed thread's frames: from "Thread N … crashed:" to the next thread.
-        guard let thread = lines[start...].firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) else { return }
-        var frames: [(function: String, place: String)] = []
-        for line in lines[(thread + 1)...] {
-            if line.hasPrefix("Thread ") || line.hasPrefix("Registers:") { break }
-            if let frame = Self.frame(String(line)) { frames.append(frame) }
+        // Every thread's frames, from "Thread N …:" to the next thread; the crashed one says "crashed:".
+        var threads: [(crashed: Bool, frames: [(function: String, place: String)])] = []
+        for line in lines[start...] {
+            if line.hasPrefix("Registers:") { break }
+            if line.hasPrefix("Thread ") { threads.append((line.hasSuffix("crashed:"), [])); continue }
+            if !threads.isEmpty, let frame = Self.frame(String(line)) { threads[threads.count - 1].frames.append(frame) }
         }
-        guard let mine = frames.firstIndex(where: { $0.place.hasPrefix("Exercises/") }) else { return }
+        guard let frames = threads.first(where: \.crashed)?.frames,
+              let mine = frames.firstIndex(where: { $0.place.hasPrefix("Exercises/") }) else { return }
         function = frames[mine].function
         place = frames[mine].place
+        if !reason.hasPrefix("Fatal error") {
+            // In the collection's code, or in the runtime's reference counting while another thread is in a
+            // collection's code for the learner: either way, one changed from two threads.
+            let inCollection = { (frames: [(function: String, place: String)]) -> String? in
+                guard let learner = frames.firstIndex(where: { $0.place.hasPrefix("Exercises/") }) else { return nil }
+                return frames[..<learner].last { frame in ["Dictionary", "Array", "Set."].contains { frame.function.contains($0) } }?.function
+            }
+            collection = inCollection(frames)
+            // Safe Swift breaks memory there only when two threads change one value at once (an inlined
+            // Dictionary or Array change checks its storage with swift_isUniquelyReferenced…).
+            if collection == nil, let runtime = frames[..<mine].last(where: { $0.function.hasPrefix("swift_") }) {
+                collection = threads.lazy.filter { !$0.crashed }.compactMap { inCollection($0.frames) }.first ?? runtime.function
+            }
+        }
         let repeated = frames.filter { $0.function == frames[mine].function && $0.place.hasPrefix("Exercises/") }
         isRecursion = repeated.count >= 8
         if isRecursion {  // the call that recurses, not the function's first line where the stack ran out
@@ -47,12 +65,14 @@ struct CrashReport: Equatable {
     }
 
     /// "== infix(_:_:)", "Exercises/Lesson5/X.swift:37" from a frame line
-    /// `  1 [ra]  0x… == infix(_:_:) + 36 in Binary at /path/Exercises/Lesson5/X.swift:37:16`.
+    /// `  1 [ra]  0x… == infix(_:_:) + 36 in Binary at /path/Exercises/Lesson5/X.swift:37:16`; a frame of a library
+    /// without its sources (`0x… swift_release in libswiftCore.so`) has no place.
     static func frame(_ line: String) -> (function: String, place: String)? {
         guard let address = line.range(of: #"0x[0-9a-f]+ "#, options: .regularExpression),
-              let plus = line.range(of: " + ", range: address.upperBound..<line.endIndex),
-              let at = line.range(of: " at ", options: .backwards) else { return nil }
-        let function = String(line[address.upperBound..<plus.lowerBound])
+              let end = line.range(of: " + ", range: address.upperBound..<line.endIndex)
+                ?? line.range(of: " in ", range: address.upperBound..<line.endIndex) else { return nil }
+        let function = String(line[address.upperBound..<end.lowerBound])
+        guard let at = line.range(of: " at ", options: .backwards, range: end.upperBound..<line.endIndex) else { return (function, "") }
         var place = String(line[at.upperBound...])
         if let exercises = place.range(of: "/Exercises/") { place = String(place[place.index(after: exercises.lowerBound)...]) }
         let parts = place.split(separator: ":")
@@ -64,6 +84,9 @@ struct CrashReport: Equatable {
     var explanation: String {
         if isRecursion, let function = function, let place = place {
             return ": `\(function)` (\(place)) calls itself, again and again, until the stack runs out — an operator or method that calls itself where it should compare or compute the values?"
+        }
+        if let collection = collection, let function = function, let place = place {
+            return " in `\(collection)`, called by your `\(function)` at \(place): memory breaks like this in Swift only when two threads change one value (a Dictionary, an Array) at once — guard the shared state with a lock (or a serial queue)."
         }
         let reasonText = reason.hasPrefix("Fatal error") ? " (\(reason))" : ""
         if let function = function, let place = place {

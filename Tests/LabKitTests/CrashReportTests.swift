@@ -40,4 +40,26 @@ final class CrashReportTests: XCTestCase {
         XCTAssertNil(kitOnly?.place)
         XCTAssertEqual(kitOnly?.explanation.contains("your code stopped the program"), true)
     }
+
+    func test_memoryBrokenInsideADictionary_isNamedAsTwoThreadsChangingIt() throws {
+        let output = ["*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***", "",
+                      "Thread 0 \"RESTLabPackageT\":", Self.frame(0, "ppoll", "/lib/x.c:1"), "",
+                      "Thread 5 \"oot.default-qos\" crashed:", "",
+                      Self.frame(0, "__RawDictionaryStorage.find<A>(_:)", "/swift/Dictionary.swift:3"),
+                      Self.frame(1, "Dictionary.removeValue(forKey:)", "/swift/Dictionary.swift:9"),
+                      Self.frame(2, "ChatCaveService.finish(_:)", "/kit/Exercises/Lesson7/ChatCaveService.swift:112:22")].joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertEqual(report.collection, "Dictionary.removeValue(forKey:)")
+        XCTAssertTrue(report.explanation.contains("two threads change one value"), report.explanation)
+    }
+
+    func test_memoryBrokenInTheRuntimesUniquenessCheck_isNamedTheSameWay() throws {
+        let output = ["*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***",
+                      "Thread 10 \"oot.default-qos\" crashed:",
+                      "  0              0x00007fb3e04c14c0 swift_isUniquelyReferenced_nonNull_native in libswiftCore.so",
+                      Self.frame(1, "ChatCaveService.finish(_:)", "/kit/Exercises/Lesson7/ChatCaveService.swift:112:22")].joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertEqual(report.collection, "swift_isUniquelyReferenced_nonNull_native")
+        XCTAssertEqual(report.place, "Exercises/Lesson7/ChatCaveService.swift:112")
+    }
 }

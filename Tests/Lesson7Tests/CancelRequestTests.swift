@@ -158,4 +158,13 @@ final class CancelRequestTests: Lesson7TestCase {
             its id. See LESSONS.md §7.6.
             """)
     }
+    /// Issue 20: shared state with no lock at all passed every test (`callFromManyThreads`).
+    func test_cancelRequest_callsAndCancelsFromManyThreadsAtOnce_eachCallEndsOnce() throws {
+        try callFromManyThreads(exercise, what: "its tasks in flight (by id)") { service, _, index, log in
+            let id = service.fetchRooms(success: { _ in log.success(()) }, failure: log.failure)
+            guard index % 3 == 0 else { return false }
+            service.cancelRequest(id)
+            return true
+        }
+    }
 }
