@@ -28,6 +28,22 @@ public enum LabCommandLine {
 
     static let commands = ["check", "hint", "watch", "serve", "grade", "generate", "lint", "mutants", "solutions-copy", "--help"]
 
+    /// The lines of `help` that describe `command` (`lab serve --help`: only `lab serve …` and what follows it), with
+    /// a pointer to the rest; nil for a command `help` does not describe.
+    static func usage(of command: String) -> String? {
+        var lines: [Substring] = []
+        var inside = false
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            if trimmed.hasPrefix("lab ") || trimmed.hasPrefix("lab\t") || line.isEmpty || !line.hasPrefix(" ") {
+                inside = trimmed.hasPrefix("lab \(command) ") || trimmed == "lab \(command)"
+            }
+            if inside { lines.append(line) }
+        }
+        guard !lines.isEmpty else { return nil }
+        return (lines + ["", "  (`lab --help` lists every command)"]).joined(separator: "\n")
+    }
+
     /// Writes one message to standard output and flushes it at once, so a pipe or a file (`lab watch | tee log`)
     /// sees each line as it is written, not when a buffer fills or the command ends.
     public static func standardOutput(_ text: String) {
@@ -39,7 +55,7 @@ public enum LabCommandLine {
         let command = arguments.first ?? ""
         let rest = Array(arguments.dropFirst())
         if !command.isEmpty, rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
-            output(help)
+            output(usage(of: command) ?? help)
             return 0
         }
         do {
