@@ -37,7 +37,7 @@ let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
     .testTarget(name: "TodoEmulatorTests", dependencies: ["TodoEmulator", "EmulatorTestSupport"], path: "Tests/TodoEmulatorTests"),
     .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator", "EmulatorTestSupport"], path: "Tests/FirebaseEmulatorTests"),
     .testTarget(name: "ChatCaveEmulatorTests", dependencies: ["ChatCaveEmulator", "EmulatorTestSupport"], path: "Tests/ChatCaveEmulatorTests"),
-    .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata", "EmulatorTestSupport"], path: "Tests/LabKitTests"),
+    .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata", "LabTestSupport", "EmulatorTestSupport"], path: "Tests/LabKitTests"),
     // LAB_SOLUTIONS: against the solutions every board feature must work; against Exercises/ a stub may be named instead.
     .testTarget(name: "BoardTests", dependencies: ["BoardKit", "Lesson1", "Lesson4", "Lesson8", "LabSupport", "FirebaseEmulator"],
                 path: "Tests/BoardTests", swiftSettings: buildsSolutions ? [.define("LAB_SOLUTIONS")] : []),

@@ -114,21 +114,27 @@ public enum LearnerCommands {
         let folder = kit.root.appendingPathComponent("Exercises").appendingPathComponent(lesson?.name ?? "")
         output("Watching \(folder.path.replacingOccurrences(of: kit.root.path + "/", with: "")): save a file to check again (Ctrl-C stops).")
 
-        var seen: [String: Date]? = nil  // nil: check at once
+        var seen: [String: Data]? = nil  // nil: check at once
         var done = 0
         while done < runs {
-            let now = modificationDates(under: folder)
+            let now = contents(under: folder)
             if now != seen {
+                // What was checked is what was there before the run: a file saved while it builds or runs differs
+                // from it, and is checked next, at once.
                 seen = now
                 done += 1
                 if let lesson = lesson {
                     let (outcome, replaced) = try kit.runAroundBrokenLessons([lesson], shownAsErrors: [lesson.name])
+                    if outcome.log.contains("modified during the build"), contents(under: folder) != now {
+                        output("(a file was saved while it was being compiled: checking again)")
+                        done -= 1
+                        continue
+                    }
                     output(CheckReport(kit: kit, lesson: lesson, outcome: outcome, replaced: replaced).text)
                 } else {
                     _ = try progress([], output: output)
                 }
                 output("\n— watching for changes —")
-                seen = modificationDates(under: folder)  // ignore what the run itself touched
             }
             if done < runs { Thread.sleep(forTimeInterval: 0.5) }
         }
@@ -143,11 +149,11 @@ public enum LearnerCommands {
         return name
     }
 
-    private static func modificationDates(under folder: URL) -> [String: Date] {
+    /// The files under `folder` and what they hold: a save that changes nothing (or a touch) checks nothing again.
+    static func contents(under folder: URL) -> [String: Data] {
         let paths = (try? regularFiles(under: folder)) ?? []
-        return Dictionary(uniqueKeysWithValues: paths.compactMap { path -> (String, Date)? in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(path).path)
-            return (attributes?[.modificationDate] as? Date).map { (path, $0) }
+        return Dictionary(uniqueKeysWithValues: paths.compactMap { path -> (String, Data)? in
+            (try? Data(contentsOf: folder.appendingPathComponent(path))).map { (path, $0) }
         })
     }
 }

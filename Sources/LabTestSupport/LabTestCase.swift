@@ -56,7 +56,7 @@ open class LabTestCase: XCTestCase {
             notStartedReported = true
             return note(Self.notStartedMessage(stub))
         }
-        return note(description)
+        return note(FailureText.plain(description))
     }
 
     private func note(_ message: String) -> String {
