@@ -263,9 +263,10 @@ struct QuickBuild {
         return binary
     }
 
-    /// A module compiled the way SwiftPM's debug build compiles it (one job, no debug info), against the tree's modules.
+    /// A module compiled the way SwiftPM's debug build compiles it (one job, line tables only: a crash report then
+    /// names the learner's file and line, `CrashReport`), against the tree's modules.
     private func swiftc(_ arguments: [String]) throws -> WatchedProcess.Outcome {
-        let command = ["swiftc", "-parse-as-library", "-wmo", "-Onone", "-enable-testing", "-swift-version", "5", "-gnone",
+        let command = ["swiftc", "-parse-as-library", "-wmo", "-Onone", "-enable-testing", "-swift-version", "5", "-gline-tables-only",
                        "-DSWIFT_PACKAGE", "-DDEBUG", "-DSWIFT_MODULE_RESOURCE_BUNDLE_UNAVAILABLE", "-Xcc", "-fPIC",
                        "-package-name", root.lastPathComponent.lowercased(),
                        "-I", modules.path, "-module-cache-path", tree.appendingPathComponent("ModuleCache").path,

@@ -172,19 +172,6 @@ final class MessagesTests: Lesson7TestCase {
             """)
     }
 
-    /// Issue 20: the newest message seen in each room, read and written as polls of four rooms answer at once
-    /// (`callFromManyThreads`).
-    func test_fetchNewMessages_pollsFromManyThreadsAtOnce_eachCallEndsOnce() throws {
-        seedConversation()
-        emulator.seedRoom(named: "Third", by: "ada", chatters: ["ada"])
-        emulator.seedRoom(named: "Fourth", by: "ada", chatters: ["ada"])
-        for room in 1...4 { emulator.seedMessage("Hello \(room)", in: room, from: "ada") }
-        try callFromManyThreads(Self.fetchNewMessages, what: "the newest message seen in each room") { service, thread, index, log in
-            service.fetchNewMessages(inRoom: 1 + (thread + index) % 4, success: { _ in log.success(()) }, failure: log.failure)
-            return false
-        }
-    }
-
     func test_postMessage_notJoined_isServerError403() throws {
         seedConversation()
         let outcome = try postMessage("Let me in", in: 1)
