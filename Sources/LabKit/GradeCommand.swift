@@ -127,7 +127,8 @@ struct GradingWorkspace {
             }
             let code = LearnerCode(lessonFolder: source, exercises: exercises, shownAs: "Exercises/\(lesson.name)")
             notes += code.notes
-            let problems = IntegrityScan(kitRoot: kit.root, lesson: lesson.name).violations(in: code.files, folder: "Exercises/\(lesson.name)")
+            let problems = [code.refusedLink].compactMap { $0 }
+                + IntegrityScan(kitRoot: kit.root, lesson: lesson.name).violations(in: code.files, folder: "Exercises/\(lesson.name)")
             if let first = problems.first {
                 refused[lesson.name] = first
                 notes.append("\(lesson.name) not graded: \(first)")

@@ -7,6 +7,9 @@ struct LearnerCode {
     /// Path inside the lesson folder → contents.
     var files: [String: Data] = [:]
     var notes: [String] = []
+    /// The first link refused, as the reason the lesson is not graded: without that file it could not compile, and
+    /// "does not compile" would hide what happened.
+    var refusedLink: String?
 
     /// `lessonFolder` is `<checkout>/Exercises/<lesson>`; `exercises` the learner's `Exercises/`.
     init(lessonFolder: URL, exercises: URL, shownAs prefix: String) {
@@ -24,6 +27,9 @@ struct LearnerCode {
             guard manager.fileExists(atPath: resolved.path, isDirectory: &isFolder) else { continue }  // dangling
             if isLink, !resolved.path.hasPrefix(home) {
                 notes.append("\(shown) is a link to \(resolved.path), outside your Exercises/: not taken")
+                if refusedLink == nil {
+                    refusedLink = "\(shown) is a link to \(resolved.path), outside your Exercises/: refused — a lesson is graded on your own files, not links"
+                }
                 if isFolder.boolValue { walker.skipDescendants() }
                 continue
             }

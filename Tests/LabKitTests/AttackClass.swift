@@ -11,6 +11,8 @@ struct AttackClass {
         var files: [String: String] = [:]
         /// find → replace in the controller.
         var edits: [(String, String)] = []
+        /// A file of the lesson replaced by a link to a path in the kit.
+        var link: (name: String, target: String)?
     }
 
     struct Graded {
@@ -42,6 +44,11 @@ struct AttackClass {
                 let text = try String(contentsOf: url, encoding: .utf8)
                 guard text.contains(find) else { throw SetupFailure("\(learner): the controller no longer contains \(find)") }
                 try text.replacingOccurrences(of: find, with: replace).write(to: url, atomically: true, encoding: .utf8)
+            }
+            if let link = setup.link {
+                try? FileManager.default.removeItem(at: lessonFolder.appendingPathComponent(link.name))
+                try FileManager.default.createSymbolicLink(at: lessonFolder.appendingPathComponent(link.name),
+                                                           withDestinationURL: kit.root.appendingPathComponent(link.target))
             }
             checkouts.append((learner, folder.appendingPathComponent(learner)))
         }

@@ -3,21 +3,32 @@ import XCTest
 @testable import LabKit
 @testable import LabMetadata
 
-/// Each attack a determined learner tried on `lab grade` (issue 8), graded for real: a class of checkouts, each the
-/// kit's Lesson 1 stubs plus one attack, goes through `GradingWorkspace` once (class setUp), in a grading copy of
-/// its own that builds Lesson 1 only. The attacks' code is the text below: it is compiled only inside that copy.
-/// Then each test checks one attack's row: the grade it could not change and the note that names it.
+/// Each attack a determined learner tried on `lab grade` (issue 8), graded for real (`AttackClass`: a class of
+/// checkouts, each the kit's Lesson 1 stubs plus one attack, in a grading copy of its own that builds Lesson 1 only,
+/// under the kit's lock). The attacks' code is the text below: it is compiled only inside that copy. Then each test
+/// checks one attack's row: the grade it could not change and the note that names it.
 final class GradingIntegrityTests: XCTestCase {
-    /// A checkout: Lesson 1's stubs (the kit's solution when `solved`) with `files` added or replaced, and `edits`
-    /// (find → replace) made to the controller.
-    struct Attack {
-        var solved = false
-        var files: [String: String] = [:]
-        var edits: [(String, String)] = []
-        var link: (name: String, target: String)?
-    }
+    typealias Attack = AttackClass.Learner
 
-    static let controller = "MessageThreadController.swift"
+    static let controller = AttackClass.controller
+    /// Writes a passing result, unsealed, for every test of Lesson 1, on the results stream (descriptor 3), with
+    /// `fields` (JSON members) added to each.
+    static func forger(_ fields: String = "") -> String {
+        #"""
+        import Foundation
+        func forgePasses() {
+            for testClass in ["CreateMessageThreadTests", "CreateMessageTests"] {
+                for index in 0..<40 {
+                    let result = "\"name\":\"test_\(index)\",\"status\":\"pass\",\"outcome\":\"passed\",\"test_code\":\"Lesson1Tests.\(testClass)/test_\(index)\",\"task_id\":1,\"lesson\":\"Lesson1\",\"exercise\":\"1.3\",\"function\":\"f\",\"points\":1,\"max_points\":1,\"score\":1,\"max_score\":1,\"seal\":\"00\"
+        """# + fields + #"""
+        "
+                    let line = "{\"result\":{" + result + "}}\n"
+                    _ = line.withCString { write(3, $0, strlen($0)) }
+                }
+            }
+        }
+        """#
+    }
     static let threadStub = #"        completion(NotImplemented("createMessageThread(title:completion:)", section: "1.3"))"#
     static let messageStub = #"        completion(NotImplemented("createMessage(messageThread:text:sender:completion:)", section: "1.4"))"#
 
@@ -28,38 +39,20 @@ final class GradingIntegrityTests: XCTestCase {
             let forge: Void = { atexit { if let path = ProcessInfo.processInfo.environment["LAB_RESULTS"] { try? "{}".write(toFile: path, atomically: true, encoding: .utf8) } } }()
             """])),
         ("symlink-to-solutions", Attack(link: (controller, "Solutions/Lesson1/\(controller)"))),
-        ("forge-results-file", Attack(edits: [(threadStub, """
-                if let path = ProcessInfo.processInfo.environment["LAB_RESULTS"], let data = FileManager.default.contents(atPath: path),
-                   var json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], var tests = json["tests"] as? [[String: Any]] {
-                    for i in tests.indices { tests[i]["outcome"] = "passed"; tests[i]["status"] = "pass"; tests[i]["message"] = nil; tests[i]["points"] = 1 }
-                    json["tests"] = tests
-                    if let out = try? JSONSerialization.data(withJSONObject: json) { FileManager.default.createFile(atPath: path, contents: out) }
-                }
+        // Results go to descriptor 3 (issue 19): forged lines there, unsealed, for every test, then a success.
+        ("forge-results-file", Attack(files: ["Forge.swift": forger()], edits: [(threadStub, """
+                forgePasses()
                 completion(nil)
         """)])),
         // A sealed result's seal covers what it says, not its points or place: those must come from the kit.
-        ("forge-result-fields", Attack(edits: [(threadStub, """
-                if let path = ProcessInfo.processInfo.environment["LAB_RESULTS"], let data = FileManager.default.contents(atPath: path),
-                   var json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], var tests = json["tests"] as? [[String: Any]] {
-                    for i in tests.indices {
-                        for key in ["score", "max_score", "points", "max_points"] { tests[i][key] = 5 }
-                        tests[i]["filename"] = "Forged.swift"; tests[i]["line_no"] = 1
-                    }
-                    json["tests"] = tests
-                    if let out = try? JSONSerialization.data(withJSONObject: json) { FileManager.default.createFile(atPath: path, contents: out) }
-                }
+        ("forge-result-fields", Attack(files: ["Forge.swift": forger(#",\"line_no\":1,\"filename\":\"Forged.swift\""#)],
+                                       edits: [(threadStub, """
+                forgePasses()
         \(threadStub)
         """)])),
-        ("background-rewriter", Attack(edits: [(threadStub, """
-                let path = ProcessInfo.processInfo.environment["LAB_RESULTS"] ?? ""
-                DispatchQueue.global().async {
-                    while true {
-                        let forged = #"{"version":3,"status":"pass","score":33,"max_score":33,"lessons":[],"tests":[]}"#
-                        try? forged.write(toFile: path, atomically: true, encoding: .utf8)
-                        usleep(1000)
-                    }
-                }
-                completion(nil)
+        ("background-rewriter", Attack(files: ["Forge.swift": forger()], edits: [(threadStub, """
+                DispatchQueue.global().async { while true { forgePasses(); usleep(1000) } }
+        \(threadStub)
         """)])),
         ("background-process", Attack(files: ["Daemon.swift": """
             import Foundation
@@ -95,47 +88,13 @@ final class GradingIntegrityTests: XCTestCase {
     override class func setUp() {
         super.setUp()
         do {
-            let kit = try Kit(root: KitRoot.find())
-            let lesson = try kit.lesson("Lesson1")
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lab-integrity-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let stubs = try ExerciseTree(kitRoot: kit.root).expectedExercises().filter { $0.key.hasPrefix("Lesson1/") }
-            var checkouts: [(String, URL)] = []
-            for (name, attack) in attacks {
-                let lessonFolder = folder.appendingPathComponent("\(name)/Exercises/Lesson1")
-                try FileManager.default.createDirectory(at: lessonFolder, withIntermediateDirectories: true)
-                for (path, text) in stubs { try text.write(to: folder.appendingPathComponent("\(name)/Exercises/\(path)"), atomically: true, encoding: .utf8) }
-                if attack.solved {
-                    try? FileManager.default.removeItem(at: lessonFolder)
-                    try FileManager.default.copyItem(at: kit.root.appendingPathComponent("Solutions/Lesson1"), to: lessonFolder)
-                }
-                for (file, text) in attack.files { try text.write(to: lessonFolder.appendingPathComponent(file), atomically: true, encoding: .utf8) }
-                for (find, replace) in attack.edits {
-                    let url = lessonFolder.appendingPathComponent(controller)
-                    let text = try String(contentsOf: url, encoding: .utf8)
-                    guard text.contains(find) else { throw SetupError("\(name): the stub no longer contains \(find)") }
-                    try text.replacingOccurrences(of: find, with: replace).write(to: url, atomically: true, encoding: .utf8)
-                }
-                if let link = attack.link {
-                    try? FileManager.default.removeItem(at: lessonFolder.appendingPathComponent(link.name))
-                    try FileManager.default.createSymbolicLink(at: lessonFolder.appendingPathComponent(link.name),
-                                                               withDestinationURL: kit.root.appendingPathComponent(link.target))
-                }
-                checkouts.append((name, folder.appendingPathComponent(name)))
-            }
-            let workspace = try GradingWorkspace(kit: kit, protected: [folder], name: "integrity-tests", lessons: [lesson])
-            for (name, checkout) in checkouts {
-                rows[name] = try workspace.grade(checkout, learner: name, resultsFile: folder.appendingPathComponent("\(name).json"))
-            }
+            rows = try AttackClass.grade(attacks, copy: "integrity-tests").rows
         } catch {
             setupFailure = "\(error)"
         }
     }
 
-    struct SetupError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
+    typealias SetupError = AttackClass.SetupFailure
 
     /// The attack's row, or a failure saying the grading itself did not happen.
     func row(_ name: String) throws -> ClassReport.Row {
@@ -190,8 +149,11 @@ final class GradingIntegrityTests: XCTestCase {
         try assertNothingEarned("atexit", noteContains: "uses `atexit`")
     }
 
-    func test_linkToTheKitsSolutions_isNotTaken() throws {
+    func test_linkToTheKitsSolutions_isNotTaken_andNamedAsARefusedLink() throws {
         try assertNothingEarned("symlink-to-solutions", noteContains: "outside your Exercises/: not taken")
+        let messages = try messages("symlink-to-solutions")
+        XCTAssertTrue(messages.allSatisfy { $0.contains("is a link to") && $0.contains("refused") && !$0.contains("does not compile") },
+                      "the link is not named as a refused link in every test: \(messages.prefix(2))")
     }
 
     func test_resultsRewrittenDuringATest_areIgnored() throws {

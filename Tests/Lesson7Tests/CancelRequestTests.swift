@@ -167,20 +167,4 @@ final class CancelRequestTests: Lesson7TestCase {
             return true
         }
     }
-
-    /// Issue 20: the newest message seen in each room, written as the first polls of 512 rooms answer at once on a
-    /// new service each round, while every third poll is cancelled (`callFromManyThreads`). Shared state is §7.6's
-    /// subject, whichever exercise keeps it.
-    func test_cancelRequest_pollsFromManyThreadsAtOnce_eachCallEndsOnce() throws {
-        for room in 1...512 {
-            emulator.seedRoom(named: "Room \(room)", by: "ada", chatters: ["ada"])
-            emulator.seedMessage("Hello \(room)", in: room, from: "ada")
-        }
-        try callFromManyThreads(exercise, what: "its tasks, or the newest message seen in each room", callsEach: 64, rounds: 6) { service, thread, index, log in
-            let id = service.fetchNewMessages(inRoom: 1 + thread * 64 + index, success: { _ in log.success(()) }, failure: log.failure)
-            guard index % 3 == 0 else { return false }
-            service.cancelRequest(id)
-            return true
-        }
-    }
 }
