@@ -27,7 +27,11 @@ struct CheckReport {
             lines.append("  \(padded("\(exercise.section) \(exercise.function)", width))  \(passed)/\(tests.count) tests  \(Progress(exercise, tests: tests).label)")
         }
         lines.append("")
-        if let unfinished = results.firstUnfinished(in: [lesson]),
+        if let broken = own.first(where: { Self.blamesTheKit($0.message) }) {
+            // A fixture the kit cannot read fails the tests whatever the learner wrote: say whose it is.
+            lines.append("The kit itself is broken — this is not your code: \(broken.message ?? "")")
+            lines.append("  (\(broken.testCode)) Re-clone or update the kit, or tell your instructor; `LAB_SOLUTIONS=1 swift test --disable-swift-testing --filter \(lesson.name)` shows the same failure against the reference solutions.")
+        } else if let unfinished = results.firstUnfinished(in: [lesson]),
            let failure = Self.mostTelling(results.tests(of: unfinished.exercise, in: lesson)) {
             lines.append("First failure — \(failure.testCode):")
             lines.append("  \(failure.message ?? "(no message)")")
@@ -54,6 +58,13 @@ struct CheckReport {
         lines.append("")
         lines.append("Full test log: \(relative(kit.logFile))")
         return lines.joined(separator: "\n")
+    }
+
+    /// Whether a failure is the kit's own: a fixture it cannot find, read or decode (`Fixtures.FixtureError`).
+    static func blamesTheKit(_ message: String?) -> Bool {
+        guard let message = message, let start = message.range(of: "fixture Fixtures/") else { return false }
+        let rest = message[start.upperBound...]
+        return [" not found", " is not valid JSON", " does not decode as"].contains { rest.contains($0) }
     }
 
     /// The failure to show first: a real one tells more than "not started".

@@ -43,7 +43,19 @@ public struct ExerciseTree {
         return actual.filter { path in
             guard let stub = expected[path] else { return true }
             guard let text = try? String(contentsOf: exercises.appendingPathComponent(path), encoding: .utf8), text != stub else { return false }
+            // A solution's text (its markers' `// STUB:` lines count as stubs below) is somebody's code too.
+            if text.contains("// BEGIN SOLUTION") { return true }
             return text.components(separatedBy: "NotImplemented(").count < stub.components(separatedBy: "NotImplemented(").count
+        }
+    }
+
+    /// Every file in Exercises/ that `write()` would replace or remove: whatever differs from what it makes.
+    public func replaced() throws -> [String] {
+        let expected = try expectedExercises()
+        let actual = FileManager.default.fileExists(atPath: exercises.path) ? try regularFiles(under: exercises) : []
+        return actual.filter { path in
+            guard let stub = expected[path] else { return true }
+            return (try? String(contentsOf: exercises.appendingPathComponent(path), encoding: .utf8)) != stub
         }
     }
 

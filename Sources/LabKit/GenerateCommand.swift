@@ -5,7 +5,8 @@ public enum GenerateCommand {
     public static let usage = """
           lab generate            rewrite Exercises/ from Solutions/ (instructors: after editing a solution)
           lab generate --check    exit 1 if Exercises/ differs from what Solutions/ generates (CI runs this)
-          lab generate --force    also overwrite exercises a learner has started (they are copied to .lab/backups/ first)
+          lab generate --force    also overwrite exercises a learner has started (every file it replaces or removes is
+                                  copied to .lab/backups/ first)
         """
 
     public static func run(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
@@ -34,10 +35,12 @@ public enum GenerateCommand {
                 output("These hold a learner's code (an exercise started, or a file the generator does not make). To replace them with fresh stubs anyway: `swift run lab generate --force` (it copies them to .lab/backups/ first).")
                 return 1
             }
+            // Every file it replaces or removes, not only those that look started: nothing is lost to --force.
+            let replaced = try tree.replaced()
             let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "-")
             let backup = root.appendingPathComponent(".lab/backups/Exercises-\(stamp)")
-            try tree.backUp(work, to: backup)
-            output("Copied \(work.count) file(s) with a learner's work to \(backup.path).")
+            try tree.backUp(replaced, to: backup)
+            output("Copied the \(replaced.count) file(s) it replaces or removes (\(work.count) with a learner's work) to \(backup.path).")
         }
         let written = try tree.write()
         output(written.isEmpty ? "Exercises/ was already up to date." : "Wrote \(written.count) file(s) in Exercises/:")
