@@ -116,6 +116,13 @@ struct Sandbox {
             lines.append("mkdir /dev/shm/\(index) && mount -n --rbind \(Self.quoted(path)) /dev/shm/\(index) || fail 'keep \(index)'")
         }
         lines.append("mount -n -t tmpfs -o size=\(Limits.scratch),mode=1777 lab-scratch /tmp || fail 'scratch'")
+        // A copy under /tmp (a CI clone) is put back inside the scratch folder: the folders around it there are
+        // hidden, read-only ones, or the code could write where the kit seems to be.
+        let aroundInScratch = Set(visible.filter { Self.inside($0, "/tmp") && $0 != "/tmp" }
+            .compactMap { $0.dropFirst(5).split(separator: "/").first.map { "/tmp/\($0)" } }).sorted()
+        for path in aroundInScratch {
+            lines.append("mkdir -p \(Self.quoted(path)) && mount -n -t tmpfs -o size=64k,mode=0755 lab-hidden \(Self.quoted(path)) || fail 'hide'")
+        }
         func hiding(_ path: String) -> String {
             var isFolder: ObjCBool = false
             FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
@@ -129,7 +136,7 @@ struct Sandbox {
         }
         lines += hideInRoot.map(hiding)
         // The hiding folders become read-only too, and an empty /dev/shm takes the place of the one used above.
-        for path in hide + hideInRoot { lines.append("mount -n -o remount,bind,ro \(Self.quoted(path)) || fail 'read-only hidden'") }
+        for path in hide + aroundInScratch + hideInRoot { lines.append("mount -n -o remount,bind,ro \(Self.quoted(path)) || fail 'read-only hidden'") }
         lines += [
             "mount -n -t tmpfs -o size=1m,mode=1777 lab-shm /dev/shm || fail 'shm'",
             "ip link set lo up 2>/dev/null",

@@ -1,10 +1,14 @@
 import Foundation
 import XCTest
 @testable import LabKit
+import LabMetadata
 
 /// A class of attacking learners, graded for real: each checkout is the kit's Lesson 1 (stubs, or the reference
 /// solution) with files added and edits made, graded in a grading copy of its own (`name`) that builds Lesson 1
 /// only, holding the kit's lock so that no other grading (a test in another process under `--parallel`) shares it.
+/// Under `--parallel` every test is a process of its own and runs the class's setUp: the first grades, and the
+/// others, waiting on the lock, take its rows from `.lab/<name>-rows.json` — kept for 10 minutes, and only while
+/// the kit and the class are the same.
 struct AttackClass {
     struct Learner {
         var solved = false
@@ -15,7 +19,7 @@ struct AttackClass {
         var link: (name: String, target: String)?
     }
 
-    struct Graded {
+    struct Graded: Codable {
         var rows: [String: ClassReport.Row] = [:]
         /// Seconds each learner took to grade.
         var seconds: [String: Double] = [:]
@@ -53,6 +57,12 @@ struct AttackClass {
             checkouts.append((learner, folder.appendingPathComponent(learner)))
         }
         return try KitLock.during(kit, say: { _ in }) {
+            let key = try KitFingerprint.of(kit) + KitFingerprint.digest(Data(learners.map { "\($0)" }.joined(separator: "\n").utf8))
+            let cache = kit.stateFolder.appendingPathComponent("\(name)-rows.json")
+            if let kept = try? JSONDecoder().decode(Kept.self, from: Data(contentsOf: cache)), kept.key == key,
+               Date().timeIntervalSince(kept.at) < 600 {
+                return kept.graded
+            }
             let workspace = try GradingWorkspace(kit: kit, protected: [folder], name: name, lessons: [lesson])
             var graded = Graded()
             for (learner, checkout) in checkouts {
@@ -60,12 +70,38 @@ struct AttackClass {
                 graded.rows[learner] = try workspace.grade(checkout, learner: learner, resultsFile: folder.appendingPathComponent("\(learner).json"))
                 graded.seconds[learner] = Date().timeIntervalSince(started)
             }
+            try? JSONEncoder().encode(Kept(key: key, at: Date(), graded: graded)).write(to: cache, options: .atomic)
             return graded
         }
+    }
+
+    /// The rows of a class graded a moment ago, for the other processes of the same `--parallel` run.
+    struct Kept: Codable {
+        let key: String
+        let at: Date
+        let graded: Graded
     }
 
     struct SetupFailure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
+    }
+}
+
+extension ClassReport.Row: Codable {
+    enum CodingKeys: String, CodingKey { case learner, results, notes }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(learner: try container.decode(String.self, forKey: .learner),
+                  results: try container.decodeIfPresent(LabResults.self, forKey: .results),
+                  notes: try container.decode([String].self, forKey: .notes))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(learner, forKey: .learner)
+        try container.encodeIfPresent(results, forKey: .results)
+        try container.encode(notes, forKey: .notes)
     }
 }

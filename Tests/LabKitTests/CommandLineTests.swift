@@ -26,10 +26,16 @@ final class CommandLineTests: XCTestCase {
     }
 
     func test_helpIsShownWhenAskedFor_alsoAfterACommand() {
-        for arguments in [["--help"], ["-h"], ["help"], ["check", "--help"], ["hint", "-h"]] {
+        for arguments in [["--help"], ["-h"], ["help"]] {
             let (status, printed) = run(arguments)
             XCTAssertEqual(status, 0, "\(arguments)")
             XCTAssertTrue(printed.contains("LEARNERS") && printed.contains("lab hint <lesson> <n>"), "\(arguments): \(printed)")
+        }
+        // After a command: that command's usage (CommandHelpTests).
+        for arguments in [["check", "--help"], ["hint", "-h"]] {
+            let (status, printed) = run(arguments)
+            XCTAssertEqual(status, 0, "\(arguments)")
+            XCTAssertTrue(printed.contains("lab \(arguments[0]) <lesson>") && !printed.contains("LEARNERS"), "\(arguments): \(printed)")
         }
     }
 

@@ -53,4 +53,21 @@ final class SandboxTests: XCTestCase {
         XCTAssertEqual(lines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, Sandbox.Limits.fileSize,
                        "a 20 MB file was not cut at the limit: \(outcome.output)")
     }
+
+    func test_aCopyUnderTmp_isPutBackReadOnly_withNothingWritableAroundIt() throws {
+        let outer = URL(fileURLWithPath: "/tmp/lab-sandbox-\(UUID().uuidString)")
+        let copy = outer.appendingPathComponent("kit/.lab/grading")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outer) }
+        try "// Package".write(to: copy.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let script = """
+            test -r Package.swift && echo readable
+            for p in . .. ../.. \(Sandbox.quoted(outer.path)) /tmp; do touch "$p/lab-sandbox-probe" 2>/dev/null && echo "WROTE $p"; done
+            """
+        let outcome = try WatchedProcess.run(Sandbox(root: copy).wrap(["/bin/sh", "-c", script]), in: copy, limit: 30)
+        XCTAssertTrue(outcome.output.contains("readable"), "the copy under /tmp was not put back: \(outcome.output)")
+        XCTAssertEqual(outcome.output.components(separatedBy: "WROTE").count - 1, 1,
+                       "only /tmp itself (the private scratch folder) may be written: \(outcome.output)")
+        XCTAssertTrue(outcome.output.contains("WROTE /tmp"), "the scratch folder is not writable: \(outcome.output)")
+    }
 }
