@@ -27,37 +27,85 @@ final class EventStreamParserTests: Lesson8TestCase {
         return events
     }
 
-    private func check(_ got: [ServerSentEvent], _ expected: [ServerSentEvent], _ how: String,
+    /// Fails unless `got` is `expected`. The message leads with the diagnosis (under 200 characters); the events
+    /// follow, trimmed. `input`: the bytes fed, when they may hold \r\n line endings (the CRLF trap below).
+    private func check(_ got: [ServerSentEvent], _ expected: [ServerSentEvent], _ how: String, input: Data? = nil,
                        file: StaticString = #filePath, line: UInt = #line) throws {
         guard got != expected else { return }
-        var message = "\(how), parse(_:) handed on \(got.count) event(s): \(got.map(\.description)); expected \(expected.count): \(expected.map(\.description))."
+        let diagnosis: String
         if got.contains(where: { $0.data.contains("\u{FFFD}") || $0.name.contains("\u{FFFD}") }) {
-            message += " A character cut in two between pieces came out as U+FFFD (�): each piece was decoded as text on its own. Keep the bytes (Data) until a line is complete, then decode the line."
+            diagnosis = "a character cut in two between pieces came out as U+FFFD (�): each piece was decoded as text on its own. Keep the bytes (Data) until a line is complete, then decode the line."
+        } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected), Self.keepsTheCR() {
+            diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events: it keeps the \r of each line, so the blank line "\r" is never empty and no event ends. A \r just before \n belongs to the line ending: drop it (§8.2)."#
+        } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected) {
+            diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events, yet all of them once the \r are gone: in Swift "\r\n" is ONE Character, so splitting a String on "\n" never splits these lines. Split the bytes at 10 (\n) and drop a \r before it, or handle "\r\n", "\r" and "\n" (§8.2)."#
         } else if got.count < expected.count {
-            message += " Events were lost or merged: keep the bytes of an unfinished line (and an unfinished event) for the next piece, and end an event only at a blank line (an empty line, also when it ends in \\r\\n)."
+            diagnosis = "events were lost or merged: keep the bytes of an unfinished line (and an unfinished event) for the next piece, and end an event only at a blank line (an empty line, also when it ends in \\r\\n)."
+        } else if got.count > expected.count, let input = input, Self.crlfTrap(input, expected: expected) {
+            diagnosis = #"with \r\n line endings it handed on \#(got.count) events for \#(expected.count): each \r\n was read as two line ends, with a blank line between them (`.newlines` splits at \r and at \n). A \r\n is one line ending (§8.2)."#
         } else if got.count > expected.count {
-            message += " An event was handed on before its blank line, or twice."
+            diagnosis = "an event was handed on before its blank line, or twice: hand an event on only when its blank line arrives."
         } else if let index = got.indices.first(where: { got[$0] != expected[$0] }) {
-            message += " Event \(index + 1) differs: got \(got[index].name.debugDescription) \(got[index].data.debugDescription), expected \(expected[index].name.debugDescription) \(expected[index].data.debugDescription)."
-            message += Self.why(got[index], expected[index], previous: index > 0 ? expected[index - 1] : nil)
+            let why = Self.why(got[index], expected[index], previous: index > 0 ? expected[index - 1] : nil)
+            diagnosis = (why.isEmpty ? "event \(index + 1) differs." : why)
+                + " (Event \(index + 1): got \(got[index].name.debugDescription) \(Self.trimmed(got[index].data.debugDescription)), expected \(expected[index].name.debugDescription) \(Self.trimmed(expected[index].data.debugDescription)).)"
+        } else {
+            diagnosis = "the events differ."
         }
-        throw fail(message + " See \(Self.parse.reference).", file: file, line: line)
+        let events = "Got \(got.count) event(s): \(Self.trimmed("\(got.map(\.description))")); expected \(expected.count): \(Self.trimmed("\(expected.map(\.description))"))."
+        throw fail("\(how), parse(_:): \(diagnosis) See \(Self.parse.reference). \(events)", file: file, line: line)
+    }
+
+    /// Whether the parser finds every expected event in `input` once its \r\n are plain \n: then the \r\n endings
+    /// alone lost them — Swift's "\r\n" Character, which a String split on "\n" never splits.
+    private static func crlfTrap(_ input: Data, expected: [ServerSentEvent]) -> Bool {
+        let crlf = Data("\r\n".utf8)
+        guard input.range(of: crlf) != nil else { return false }
+        var lf = Data()
+        var index = input.startIndex
+        while index < input.endIndex {
+            if input[index] == 13, input.index(after: index) < input.endIndex, input[input.index(after: index)] == 10 {
+                index = input.index(after: index)
+                continue
+            }
+            lf.append(input[index])
+            index = input.index(after: index)
+        }
+        var parser = EventStreamParser()
+        return parser.parse(lf) == expected
+    }
+
+    /// Whether the parser splits \r\n lines at their \n but keeps the \r: its lines ending in \r\n, then a blank line
+    /// of a plain \n, come out with a \r at the end of the text. (A parser that splits a String on "\n" finds no event.)
+    private static func keepsTheCR() -> Bool {
+        var parser = EventStreamParser()
+        return parser.parse(Data("event: put\r\ndata: 1\r\n\n".utf8)).contains { $0.name.hasSuffix("\r") || $0.data.hasSuffix("\r") }
+    }
+
+    /// `text`, cut to 300 characters: the diagnosis comes first, long data after it.
+    static func trimmed(_ text: String) -> String {
+        text.count > 300 ? String(text.prefix(300)) + "…" : text
     }
 
     /// The likely cause of one event that came out different.
     private static func why(_ got: ServerSentEvent, _ expected: ServerSentEvent, previous: ServerSentEvent?) -> String {
         let dataDiffers = got.data != expected.data, nameDiffers = got.name != expected.name
         if dataDiffers, let previous = previous, got.data.hasPrefix(previous.data) {
-            return " It still holds the previous event's data: after a blank line, start the next event afresh."
+            return "an event still holds the previous event's data: after a blank line, start the next event afresh."
+        }
+        if dataDiffers, expected.data.contains("\n"),
+           [expected.data.replacingOccurrences(of: "\n", with: ""), expected.data.components(separatedBy: "\n").last ?? "",
+            expected.data.components(separatedBy: "\n").first ?? ""].contains(got.data) {
+            return "an event with several data: lines lost some: join the values of all its data: lines with \"\\n\" between them."
         }
         if (dataDiffers && got.data == String(expected.data.dropFirst())) || (nameDiffers && got.name == String(expected.name.dropFirst())) {
-            return " Its first character is missing: the space after the colon is optional, so drop it only when it is there."
-        }
-        if dataDiffers && expected.data.hasPrefix(got.data) {
-            return " Its data is cut short: the value is everything after the first colon, colons in the JSON included."
+            return "a value's first character is missing: the space after the colon is optional, so drop it only when it is there."
         }
         if got.data.hasSuffix("\r") || got.name.hasSuffix("\r") {
-            return " A \\r is left in the text: it belongs to the \\r\\n line ending."
+            return "a \\r is left at the end of a line's text: it belongs to the \\r\\n line ending — drop a \\r just before \\n."
+        }
+        if dataDiffers && expected.data.hasPrefix(got.data) {
+            return "a value is cut short: it is everything after the first colon, colons in the JSON included."
         }
         return ""
     }
@@ -65,7 +113,7 @@ final class EventStreamParserTests: Lesson8TestCase {
     func test_everyRecordedStream_inOnePiece() throws {
         for name in Self.recordings {
             let (bytes, expected) = try recording(name)
-            try check(try parse([bytes]), expected, "Fed Fixtures/lesson8/\(name).sse in one piece")
+            try check(try parse([bytes]), expected, "Fed Fixtures/lesson8/\(name).sse in one piece", input: bytes)
         }
     }
 
@@ -86,7 +134,7 @@ final class EventStreamParserTests: Lesson8TestCase {
                         line) and the unfinished event for the next piece. See \(Self.parse.reference).
                         """)
                 }
-                try check(got, expected, how)
+                try check(got, expected, how, input: bytes)
             }
         }
     }
@@ -94,7 +142,7 @@ final class EventStreamParserTests: Lesson8TestCase {
     func test_everyRecordedStream_oneByteAtATime() throws {
         for name in Self.recordings {
             let (bytes, expected) = try recording(name)
-            try check(try parse(bytes.map { Data([$0]) }), expected, "Fed Fixtures/lesson8/\(name).sse one byte at a time")
+            try check(try parse(bytes.map { Data([$0]) }), expected, "Fed Fixtures/lesson8/\(name).sse one byte at a time", input: bytes)
         }
     }
 
@@ -112,7 +160,7 @@ final class EventStreamParserTests: Lesson8TestCase {
                 A line ends at \\n, and a \\r just before it is part of the line ending. See \(Self.parse.reference).
                 """)
         }
-        try check(got, [Self.event("put", "/", "null")], "Fed an event whose lines end in \\r\\n")
+        try check(got, [Self.event("put", "/", "null")], "Fed an event whose lines end in \\r\\n", input: wire)
     }
 
     func test_aCharacterSplitAcrossPieces_arrivesWhole() throws {
