@@ -158,6 +158,20 @@ final class ForumModelTests: Lesson8TestCase {
         try expect(model, try Self.forumMessages(), after: "a keep-alive event", mistake: "A keep-alive is not data: nothing changes.")
     }
 
+    /// Issue 20: an `apply` that threw for a name it does not know passed every test. Firebase may add event names;
+    /// §8.3 says such an event changes nothing and throws nothing.
+    func test_anUnknownEventName_changesNothing_andThrowsNothing() throws {
+        var model = try modelWithSnapshot()
+        let unknown = ServerSentEvent(name: "rules_debug", data: #"{"path":"/","data":null}"#)
+        do {
+            try model.apply(unknown)
+        } catch {
+            throw fail("apply(_:) threw \(error) for an event named `rules_debug`, which it does not know. An unknown event changes nothing and is not an error: the stream goes on (a `default:` that does nothing). See \(Self.model.reference).")
+        }
+        try expect(model, try Self.forumMessages(), after: "an event named `rules_debug` (data: a put-like payload of null at \"/\")",
+                   mistake: "Only `put` and `patch` change the thread: an event with another name, even with data that looks like a put, changes nothing.")
+    }
+
     func test_cancel_throwsCancelled() throws {
         var model = try modelWithSnapshot()
         do {
