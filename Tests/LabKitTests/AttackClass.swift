@@ -82,6 +82,18 @@ struct AttackClass {
         let graded: Graded
     }
 
+    /// Asserts that `row` earned nothing of Lesson 1's 33 points, kept its maximum, and (when `words`) has a note
+    /// saying them.
+    static func assertHonestZero(_ row: ClassReport.Row, _ name: String, noteContains words: String?,
+                                 file: StaticString, line: UInt) throws {
+        let results = try XCTUnwrap(row.results, "\(name) was not graded at all: \(row.notes)", file: file, line: line)
+        XCTAssertEqual(results.score, 0, "\(name): the attack worked — it earned points: \(row.summary)", file: file, line: line)
+        XCTAssertEqual(results.maxScore, 33, "\(name) changed Lesson 1's maximum: \(row.summary)", file: file, line: line)
+        if let words = words {
+            XCTAssertTrue(row.notes.contains { $0.contains(words) }, "\(name): no note says \"\(words)\": \(row.notes)", file: file, line: line)
+        }
+    }
+
     struct SetupFailure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }

@@ -103,13 +103,7 @@ final class GradingIntegrityTests: XCTestCase {
     }
 
     func assertNothingEarned(_ name: String, noteContains words: String?, file: StaticString = #filePath, line: UInt = #line) throws {
-        let row = try row(name)
-        let results = try XCTUnwrap(row.results, "\(name) was not graded at all: \(row.notes)", file: file, line: line)
-        XCTAssertEqual(results.score, 0, "\(name) earned points with nothing solved: \(row.summary)", file: file, line: line)
-        XCTAssertEqual(results.maxScore, 33, "\(name) changed Lesson 1's maximum: \(row.summary)", file: file, line: line)
-        if let words = words {
-            XCTAssertTrue(row.notes.contains { $0.contains(words) }, "\(name): no note says \"\(words)\": \(row.notes)", file: file, line: line)
-        }
+        try AttackClass.assertHonestZero(try row(name), name, noteContains: words, file: file, line: line)
     }
 
     func messages(_ name: String) throws -> [String] {

@@ -156,13 +156,7 @@ final class SandboxAttackTests: XCTestCase {
 
     /// The honest score: 0 of 33, with the first test's message when the attack earned points.
     func assertHonestZero(_ name: String, noteContains words: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
-        let row = try row(name)
-        let results = try XCTUnwrap(row.results, "\(name) was not graded at all: \(row.notes)", file: file, line: line)
-        XCTAssertEqual(results.score, 0, "\(name): the attack worked — it earned points: \(row.summary)", file: file, line: line)
-        XCTAssertEqual(results.maxScore, 33, "\(name) changed Lesson 1's maximum: \(row.summary)", file: file, line: line)
-        if let words = words {
-            XCTAssertTrue(row.notes.contains { $0.contains(words) }, "\(name): no note says \"\(words)\": \(row.notes)", file: file, line: line)
-        }
+        try AttackClass.assertHonestZero(try row(name), name, noteContains: words, file: file, line: line)
     }
 
     func test_solvedCopy_earnsFullMarks_inTheSandbox() throws {
