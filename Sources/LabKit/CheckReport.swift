@@ -18,7 +18,11 @@ struct CheckReport {
         guard outcome.buildErrors.isEmpty, results.status != "error" else {
             return buildFailure(results.message)
         }
-        lines.append("Lesson \(lesson.chapter) — \(lesson.title): \(points(score)) of \(points(maxScore)) points")
+        let kitFault = KitFault.first(in: own)
+        // Points the kit's own failure took are not the learner's score: the header says whose they are.
+        lines.append("Lesson \(lesson.chapter) — \(lesson.title): " + (kitFault == nil
+            ? "\(points(score)) of \(points(maxScore)) points"
+            : "not checked — the kit itself is broken (\(own.filter(KitFault.blames).count) of \(own.count) tests failed on the kit's own files)"))
         lines.append("")
         let width = lesson.exercises.map { $0.section.count + $0.function.count + 1 }.max() ?? 0
         for exercise in lesson.exercises {
@@ -27,10 +31,9 @@ struct CheckReport {
             lines.append("  \(padded("\(exercise.section) \(exercise.function)", width))  \(passed)/\(tests.count) tests  \(Progress(exercise, tests: tests).label)")
         }
         lines.append("")
-        if let broken = own.first(where: { Self.blamesTheKit($0.message) }) {
-            // A fixture the kit cannot read fails the tests whatever the learner wrote: say whose it is.
-            lines.append("The kit itself is broken — this is not your code: \(broken.message ?? "")")
-            lines.append("  (\(broken.testCode)) Re-clone or update the kit, or tell your instructor; `LAB_SOLUTIONS=1 swift test --disable-swift-testing --filter \(lesson.name)` shows the same failure against the reference solutions.")
+        if let broken = kitFault {
+            // A fixture the kit cannot read fails the tests whatever the learner wrote: say whose it is, and no hint.
+            lines += KitFault.explanation(broken, lesson: lesson)
         } else if let unfinished = results.firstUnfinished(in: [lesson]),
            let failure = Self.mostTelling(results.tests(of: unfinished.exercise, in: lesson)) {
             lines.append("First failure — \(failure.testCode):")
@@ -58,13 +61,6 @@ struct CheckReport {
         lines.append("")
         lines.append("Full test log: \(relative(kit.logFile))")
         return lines.joined(separator: "\n")
-    }
-
-    /// Whether a failure is the kit's own: a fixture it cannot find, read or decode (`Fixtures.FixtureError`).
-    static func blamesTheKit(_ message: String?) -> Bool {
-        guard let message = message, let start = message.range(of: "fixture Fixtures/") else { return false }
-        let rest = message[start.upperBound...]
-        return [" not found", " is not valid JSON", " does not decode as"].contains { rest.contains($0) }
     }
 
     /// The failure to show first: a real one tells more than "not started".

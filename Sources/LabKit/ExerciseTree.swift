@@ -35,14 +35,17 @@ public struct ExerciseTree {
     }
 
     /// The files of Exercises/ that hold a learner's work, which `write()` would overwrite or remove: a file with
-    /// fewer stubs (`NotImplemented(` calls) than its generated version — an exercise was started — and any file the
-    /// generator does not make.
+    /// fewer stubs (`NotImplemented(` calls) than its generated version — an exercise was started —, a file holding
+    /// a solution's `// BEGIN SOLUTION` markers (its `// STUB:` lines would count as stubs), a file that is not
+    /// UTF-8 text, and any file the generator does not make.
     public func learnersWork() throws -> [String] {
         let expected = try expectedExercises()
         let actual = FileManager.default.fileExists(atPath: exercises.path) ? try regularFiles(under: exercises) : []
         return actual.filter { path in
             guard let stub = expected[path] else { return true }
-            guard let text = try? String(contentsOf: exercises.appendingPathComponent(path), encoding: .utf8), text != stub else { return false }
+            // A file that is not UTF-8 text is not a stub this generator made: somebody's, and kept.
+            guard let text = try? String(contentsOf: exercises.appendingPathComponent(path), encoding: .utf8) else { return true }
+            guard text != stub else { return false }
             // A solution's text (its markers' `// STUB:` lines count as stubs below) is somebody's code too.
             if text.contains("// BEGIN SOLUTION") { return true }
             return text.components(separatedBy: "NotImplemented(").count < stub.components(separatedBy: "NotImplemented(").count

@@ -127,11 +127,13 @@ struct GradingWorkspace {
             }
             let code = LearnerCode(lessonFolder: source, exercises: exercises, shownAs: "Exercises/\(lesson.name)")
             notes += code.notes
-            let problems = [code.refusedLink].compactMap { $0 }
+            // A refused link is named as one: "does not compile" (the file missing) would hide what happened.
+            let problems = code.refusedLinks.map { "refused: \($0)" }
                 + IntegrityScan(kitRoot: kit.root, lesson: lesson.name).violations(in: code.files, folder: "Exercises/\(lesson.name)")
+                    .map { "not graded: \($0)" }
             if let first = problems.first {
                 refused[lesson.name] = first
-                notes.append("\(lesson.name) not graded: \(first)")
+                notes += problems.prefix(max(1, code.refusedLinks.count)).map { "\(lesson.name) \($0)" }
                 try workspace.useStubs(for: lesson.name)
             } else {
                 try workspace.use(files: code.files, for: lesson.name)
@@ -151,7 +153,7 @@ struct GradingWorkspace {
             return ClassReport.Row(learner: learner, results: nil, notes: notes)
         }
         var results = outcome.results
-        var why = refused.mapValues { "not graded: \($0)" }
+        var why = refused
         for broken in replaced { why[broken.lesson] = "\(broken.lesson) does not compile" }
         if !why.isEmpty {  // say why those lessons score nothing
             for index in results.tests.indices {

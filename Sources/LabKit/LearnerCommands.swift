@@ -42,9 +42,16 @@ public enum LearnerCommands {
             lines.append("A lesson that does not compile was graded with its stubs in its place, so the others could run; fix it, or run `swift run lab check <lesson>` for its errors.")
             lines.append("")
         }
-        if let (lesson, exercise) = results.firstUnfinished(in: kit.catalog.lessons) {
+        let kitFault = kit.catalog.lessons.lazy.compactMap { lesson in KitFault.first(in: results.tests(of: lesson)).map { (lesson, $0) } }.first
+        if let (lesson, broken) = kitFault {
+            lines += KitFault.explanation(broken, lesson: lesson)  // not the learner's to fix: said before any "Next"
+            lines.append("")
+        }
+        if let (lesson, exercise) = results.firstUnfinished(in: kit.catalog.lessons, skippingTheKits: true) {
             lines.append("Next: Lesson \(lesson.chapter), §\(exercise.section) \(exercise.function) in \(exercise.file).")
             lines.append("      Read LESSONS.md §\(exercise.section), then run `swift run lab check \(lesson.name)`.")
+        } else if kitFault != nil {
+            lines.append("Every exercise the kit could check is done.")
         } else {
             lines.append("Every lesson is done. Well built!")
         }
@@ -84,7 +91,13 @@ public enum LearnerCommands {
                     output(CheckReport(kit: kit, lesson: lesson, outcome: outcome, replaced: replaced).text)
                     return 1
                 }
-                guard let (_, unfinished) = outcome.results.firstUnfinished(in: [lesson]) else {
+                if let broken = KitFault.first(in: outcome.results.tests(of: lesson)),
+                   outcome.results.firstUnfinished(in: [lesson], skippingTheKits: true) == nil {
+                    // Every exercise left is one the kit itself broke: no hint can help the learner with that.
+                    output(KitFault.explanation(broken, lesson: lesson).joined(separator: "\n"))
+                    return 1
+                }
+                guard let (_, unfinished) = outcome.results.firstUnfinished(in: [lesson], skippingTheKits: true) else {
                     output("Every exercise of \(lesson.name) passes: no hint needed." + (lesson.exercises.first.map {
                         " (`swift run lab hint \($0.section)` still shows §\($0.section)'s hints.)" } ?? ""))
                     return 0

@@ -3,10 +3,12 @@ import LabMetadata
 
 /// Where a learner stands on one exercise or lesson, from its tests' results.
 public enum Progress: Equatable {
-    case done, inProgress, notStarted, notRun
+    /// `kitBroken`: the kit failed some of the tests itself (`KitFault`), so they say nothing of the learner's code.
+    case done, inProgress, notStarted, notRun, kitBroken
 
     init(_ tests: [TestResult]) {
         if tests.isEmpty { self = .notRun }
+        else if tests.contains(where: KitFault.blames) { self = .kitBroken }
         else if tests.allSatisfy({ $0.outcome == .passed }) { self = .done }
         else if tests.allSatisfy({ $0.outcome == .notStarted }) { self = .notStarted }
         else { self = .inProgress }
@@ -16,13 +18,14 @@ public enum Progress: Equatable {
     init(_ exercise: LessonCatalog.Exercise, tests: [TestResult]) {
         let ownStubRan = tests.contains { $0.stubs?.contains(exercise.function) ?? false }
         let progress = Progress(tests)
-        self = ownStubRan && progress != .done ? .notStarted : progress
+        self = ownStubRan && progress != .done && progress != .kitBroken ? .notStarted : progress
     }
 
     /// One lesson: from its exercises' progress.
     init(_ lesson: LessonCatalog.Lesson, results: LabResults) {
         let exercises = lesson.exercises.map { Progress($0, tests: results.tests(of: $0, in: lesson)) }
         if exercises.allSatisfy({ $0 == .notRun }) { self = .notRun }
+        else if exercises.contains(.kitBroken) { self = .kitBroken }
         else if exercises.allSatisfy({ $0 == .done }) { self = .done }
         else if exercises.allSatisfy({ $0 == .notStarted }) { self = .notStarted }
         else { self = .inProgress }
@@ -34,6 +37,7 @@ public enum Progress: Equatable {
         case .inProgress: return "in progress"
         case .notStarted: return "not started"
         case .notRun: return "no tests ran"
+        case .kitBroken: return "the kit is broken, not your code"
         }
     }
 }
@@ -47,11 +51,14 @@ extension LabResults {
         tests.filter { $0.lesson == lesson.name }
     }
 
-    /// The first exercise (in course order) whose tests do not all pass.
-    func firstUnfinished(in lessons: [LessonCatalog.Lesson]) -> (lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise)? {
+    /// The first exercise (in course order) whose tests do not all pass; `skippingTheKits`: nor is it one the kit
+    /// itself broke (`KitFault`), which the learner cannot do anything about.
+    func firstUnfinished(in lessons: [LessonCatalog.Lesson], skippingTheKits: Bool = false)
+        -> (lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise)? {
         for lesson in lessons {
-            for exercise in lesson.exercises where Progress(exercise, tests: tests(of: exercise, in: lesson)) != .done {
-                return (lesson, exercise)
+            for exercise in lesson.exercises {
+                let progress = Progress(exercise, tests: tests(of: exercise, in: lesson))
+                if progress != .done, !(skippingTheKits && progress == .kitBroken) { return (lesson, exercise) }
             }
         }
         return nil

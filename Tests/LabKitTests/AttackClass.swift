@@ -17,6 +17,8 @@ struct AttackClass {
         var edits: [(String, String)] = []
         /// A file of the lesson replaced by a link to a path in the kit.
         var link: (name: String, target: String)?
+        /// A folder of the checkout ("Exercises/Lesson1", "Exercises") replaced by a link to a path in the kit.
+        var linkedFolder: (path: String, target: String)?
     }
 
     struct Graded: Codable {
@@ -53,6 +55,11 @@ struct AttackClass {
                 try? FileManager.default.removeItem(at: lessonFolder.appendingPathComponent(link.name))
                 try FileManager.default.createSymbolicLink(at: lessonFolder.appendingPathComponent(link.name),
                                                            withDestinationURL: kit.root.appendingPathComponent(link.target))
+            }
+            if let link = setup.linkedFolder {
+                let linked = folder.appendingPathComponent("\(learner)/\(link.path)")
+                try FileManager.default.removeItem(at: linked)
+                try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: kit.root.appendingPathComponent(link.target))
             }
             checkouts.append((learner, folder.appendingPathComponent(learner)))
         }

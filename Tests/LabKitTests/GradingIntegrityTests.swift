@@ -39,6 +39,9 @@ final class GradingIntegrityTests: XCTestCase {
             let forge: Void = { atexit { if let path = ProcessInfo.processInfo.environment["LAB_RESULTS"] { try? "{}".write(toFile: path, atomically: true, encoding: .utf8) } } }()
             """])),
         ("symlink-to-solutions", Attack(link: (controller, "Solutions/Lesson1/\(controller)"))),
+        // The same, a folder at a time: a lesson folder, or the whole Exercises/, linked to the kit's Solutions/.
+        ("linked-lesson-folder", Attack(linkedFolder: ("Exercises/Lesson1", "Solutions/Lesson1"))),
+        ("linked-exercises-folder", Attack(linkedFolder: ("Exercises", "Solutions"))),
         // Results go to descriptor 3 (issue 19): forged lines there, unsealed, for every test, then a success.
         ("forge-results-file", Attack(files: ["Forge.swift": forger()], edits: [(threadStub, """
                 forgePasses()
@@ -144,10 +147,27 @@ final class GradingIntegrityTests: XCTestCase {
     }
 
     func test_linkToTheKitsSolutions_isNotTaken_andNamedAsARefusedLink() throws {
-        try assertNothingEarned("symlink-to-solutions", noteContains: "outside your Exercises/: not taken")
-        let messages = try messages("symlink-to-solutions")
-        XCTAssertTrue(messages.allSatisfy { $0.contains("is a link to") && $0.contains("refused") && !$0.contains("does not compile") },
-                      "the link is not named as a refused link in every test: \(messages.prefix(2))")
+        try assertRefusedLink("symlink-to-solutions", named: "Exercises/Lesson1/\(Self.controller) is a link to")
+    }
+
+    func test_lessonFolderLinkedToTheKitsSolutions_isNotTaken_andNamedAsARefusedLink() throws {
+        try assertRefusedLink("linked-lesson-folder", named: "Exercises/Lesson1 is a link to")
+    }
+
+    func test_exercisesFolderLinkedToTheKitsSolutions_isNotTaken_andNamedAsARefusedLink() throws {
+        try assertRefusedLink("linked-exercises-folder", named: "Exercises is a link to")
+    }
+
+    /// Nothing earned, and the row's note and every test's message say "refused: <the link> is a link to …, outside
+    /// your Exercises/ — links are not graded", never "does not compile" (what the lesson without its files would be).
+    func assertRefusedLink(_ name: String, named link: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try assertNothingEarned(name, noteContains: "Lesson1 refused: \(link)", file: file, line: line)
+        let messages = try messages(name)
+        XCTAssertFalse(messages.isEmpty, "\(name): no test results", file: file, line: line)
+        XCTAssertTrue(messages.allSatisfy { $0.hasPrefix("refused: \(link)") && $0.contains("Solutions") && $0.contains("outside your Exercises/ — links are not graded") },
+                      "\(name): the link is not named as a refused link in every test: \(messages.prefix(2))", file: file, line: line)
+        let notes = try row(name).notes
+        XCTAssertFalse(notes.contains { $0.contains("does not compile") }, "\(name): \(notes)", file: file, line: line)
     }
 
     func test_resultsRewrittenDuringATest_areIgnored() throws {

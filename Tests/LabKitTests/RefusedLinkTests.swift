@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+@testable import LabKit
+
+/// What `lab grade` takes through a link: a link out of the learner's Exercises/ — a file, a lesson folder, or
+/// Exercises/ itself — is refused and named as a link (on the instructor's machine it would lead to the kit's
+/// Solutions/), never taken and never left to look like code that "does not compile". Fast: no grading.
+final class RefusedLinkTests: FolderTestCase {
+    var checkout: URL { folder.appendingPathComponent("learner") }
+    var exercises: URL { checkout.appendingPathComponent("Exercises") }
+    var solutions: URL { folder.appendingPathComponent("kit/Solutions") }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try write("kit/Solutions/Lesson1/Controller.swift", "let solved = 1")
+        try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)
+    }
+
+    func code() -> LearnerCode {
+        LearnerCode(lessonFolder: exercises.appendingPathComponent("Lesson1"), exercises: exercises, shownAs: "Exercises/Lesson1")
+    }
+
+    func test_aLessonFolderLinkedOutside_isRefused_namingTheLink() throws {
+        try FileManager.default.createDirectory(at: exercises, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: exercises.appendingPathComponent("Lesson1"),
+                                                   withDestinationURL: solutions.appendingPathComponent("Lesson1"))
+        let code = code()
+        XCTAssertEqual(code.files, [:], "the kit's solution was taken through a linked lesson folder")
+        XCTAssertEqual(code.refusedLink, "Exercises/Lesson1 is a link to \(solutions.resolvingSymlinksInPath().path)/Lesson1, outside your Exercises/ — links are not graded: put your own code there")
+    }
+
+    func test_anExercisesFolderLinkedOutside_isRefused_namingExercises() throws {
+        try FileManager.default.createSymbolicLink(at: exercises, withDestinationURL: solutions)
+        let code = code()
+        XCTAssertEqual(code.files, [:], "the kit's solution was taken through a linked Exercises/")
+        XCTAssertEqual(code.refusedLink, "Exercises is a link to \(solutions.resolvingSymlinksInPath().path), outside your Exercises/ — links are not graded: put your own code there")
+    }
+
+    func test_aLessonFolderLinkedInsideExercises_isTaken() throws {
+        try write("learner/Exercises/Mine/Controller.swift", "let mine = 1")
+        try FileManager.default.createSymbolicLink(at: exercises.appendingPathComponent("Lesson1"),
+                                                   withDestinationURL: exercises.appendingPathComponent("Mine"))
+        let code = code()
+        XCTAssertEqual(code.refusedLinks, [])
+        XCTAssertEqual(code.files, ["Controller.swift": Data("let mine = 1".utf8)], "a link within the learner's own Exercises/ is theirs")
+    }
+}
