@@ -26,7 +26,7 @@ extension Lesson5TestCase {
     /// Why JSONDecoder could not decode `json` (one entry) as EntryRepresentation, in a learner's words.
     static func explain(_ error: Error, decoding json: JSONValue) -> String {
         let head = "JSONDecoder could not decode the entry \(json.description) as EntryRepresentation:"
-        let tail = "Declare one `public let` property per key of the entry, named exactly as the key, and let the compiler write Decodable. See LESSONS.md §5.5."
+        let tail = "EntryRepresentation must decode an entry's five keys as the journal spells them; one way is a `public let` per key, named exactly as the key, with Decodable written by the compiler (your own CodingKeys or init(from:) work too). See LESSONS.md §5.5."
         switch error {
         case DecodingError.keyNotFound(let key, _):
             let keys = json.objectValue.map { $0.keys.sorted() } ?? []

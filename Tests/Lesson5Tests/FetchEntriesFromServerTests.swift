@@ -53,8 +53,12 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
 
     func test_sync_savesEveryEntryItCreated() throws {
         try syncSuccessfully()
+        let journal = try Self.records(in: try Self.journal())
+        if let absent = absenceDiagnosis(expected: journal, after: "one sync of the journal into an empty store") {
+            throw fail("\(absent) (This test checks that what the sync created is saved: it needs them created first.)")
+        }
         let persisted = store.persisted.sorted { $0.identifier < $1.identifier }
-        XCTAssertTrue(persisted == (try Self.records(in: try Self.journal())), """
+        XCTAssertTrue(persisted == journal, """
             After the sync the saved store (`store.persisted`) holds \(Self.describe(persisted)), not the journal's \
             6 entries: save after creating and updating them, not before. See LESSONS.md §5.8.
             """)
@@ -81,11 +85,18 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
 
     func test_sync_entryChangedOnTheServer_isUpdatedInPlace() throws {
         try syncSuccessfully()
+        let first = try Self.records(in: try Self.journal()).filter { $0.identifier == Self.changedID }
+        if let absent = absenceDiagnosis(expected: first, after: "the first sync") {
+            throw fail("\(absent) (This test needs it in the store, to see the next sync update it.)")
+        }
         let before = store.entries.first { $0.identifier == Self.changedID }
         load(try Self.journalLater())
         try syncSuccessfully(setup: "a sync after the server changed")
         let changed = store.entries.filter { $0.identifier == Self.changedID }
         let server = try Self.records(in: try Self.journalLater()).first { $0.identifier == Self.changedID }!
+        if changed.isEmpty, let absent = absenceDiagnosis(expected: [server], after: "a sync after the server changed its mood") {
+            throw fail(absent)
+        }
         guard changed.count == 1, let entry = changed.first else {
             throw fail("""
                 After the server changed the mood of "雨の日" and the app synced again, the store holds that entry \
@@ -101,6 +112,43 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         XCTAssertTrue(before.map { $0 === entry } ?? true, """
             After the second sync "雨の日" is a new Entry object, not the one the store had: update the existing \
             entry in place; replacing it loses what the app holds on to. See LESSONS.md §5.8.
+            """)
+    }
+
+    func test_sync_entryEditedLaterInTheStore_takesEveryValueOfTheServers() throws {
+        let server = try Self.records(in: try Self.journal()).first { $0.identifier == Self.changedID }!
+        // The app's copy differs in every value and is newer: edited in the app, not sent yet.
+        let local = EntryStore.Record(title: "Rainy day, edited offline", bodyText: "Changed my mind about the rain.",
+                                      timestamp: server.timestamp.addingTimeInterval(3_600),
+                                      identifier: server.identifier, mood: "😐")
+        let entry = insert(local)
+        try syncSuccessfully()
+        let copies = store.entries.filter { $0.identifier == server.identifier }
+        guard copies.count == 1, copies.first === entry else {
+            throw fail("""
+                The store held "\(local.title)" with the identifier of the server's "\(server.title)"; after the sync \
+                it holds \(copies.count) entries with that identifier: \(Self.describe(copies.map(\.record))). Update \
+                the store's entry in place (update(entry:with:)); create only when the store has none. See LESSONS.md §5.8.
+                """)
+        }
+        let now = entry.record
+        if now == local {
+            throw fail("""
+                fetchEntriesFromServer left an entry that differs from the server's as the store had it: "\(local.title)" \
+                is newer than the server's "\(server.title)" (by an hour), and the sync must still update it. In this \
+                course's sync the server wins: every entry that differs (`!=`) takes the server's values, whatever the \
+                timestamps say. See LESSONS.md §5.8.
+                """)
+        }
+        let missed = [("title", now.title == server.title), ("bodyText", now.bodyText == server.bodyText),
+                      ("timestamp", now.timestamp == server.timestamp), ("mood", now.mood == server.mood)]
+            .filter { !$0.1 }.map(\.0)
+        XCTAssertTrue(missed.isEmpty, """
+            fetchEntriesFromServer did not copy the server's \(missed.joined(separator: ", ")) into the store's \
+            "\(server.title)", an entry that differed in every value: it is now \(Self.describe([now])) with timestamp \
+            \(now.timestamp.timeIntervalSinceReferenceDate); the server's is \(Self.describe([server])) with timestamp \
+            \(server.timestamp.timeIntervalSinceReferenceDate). An entry that differs takes every value of the \
+            server's: title, bodyText, timestamp and mood (update(entry:with:) copies them all). See LESSONS.md §5.8.
             """)
     }
 
@@ -206,9 +254,13 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             let entry = actual.first { $0.identifier == twice }!
             throw fail("""
                 After \(what) the store holds "\(entry.title)" \(counts[twice]!) times; the server has it once. Before \
-                creating an entry, look for one with the same identifier (fetchSingleEntryFromPersistentStore) and \
-                update that one instead. See LESSONS.md §5.8.
+                creating an entry, look for one with the same identifier (fetchSingleEntryFromPersistentStore): create \
+                only when there is none — update one that differs, and leave an equal one alone (`if let entry = …, \
+                entry != representation { update } else { create }` creates the equal ones again). See LESSONS.md §5.8.
                 """, file: file, line: line)
+        }
+        if let absent = absenceDiagnosis(expected: expected, after: what) {
+            throw fail(absent, file: file, line: line)
         }
         let missing = expected.filter { want in !actual.contains { $0.identifier == want.identifier } }
         let extra = actual.filter { have in !expected.contains { $0.identifier == have.identifier } }
@@ -228,6 +280,47 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             of its representation, and update an entry the store already has when the server's differs \
             (update(entry:with:)). See LESSONS.md §5.8.
             """, file: file, line: line)
+    }
+
+    /// Why entries of `expected` (the server's) have no entry with their identifier in the store, when that is so:
+    /// the sync gave them identifiers of its own (the same title and text are there, under another identifier), or
+    /// never created them — and then, when every one of them has a mood no created entry has, that mood is named.
+    /// nil when the store has an entry with every expected identifier.
+    func absenceDiagnosis(expected: [EntryStore.Record], after what: String) -> String? {
+        let actual = storeRecords()
+        let expected = expected.filter { $0.identifier != Self.localOnly.identifier }  // the server's entries only
+        let missing = expected.filter { want in !actual.contains { $0.identifier == want.identifier } }
+        guard !missing.isEmpty else { return nil }
+        let renamed = missing.compactMap { want in
+            actual.first { $0.title == want.title && $0.bodyText == want.bodyText }.map { (server: want, store: $0) }
+        }
+        if let example = renamed.first {
+            return """
+                After \(what) the store's entries do not have the server's identifiers: "\(example.server.title)" is \
+                \(example.store.identifier) in the store and \(example.server.identifier) on the server\
+                \(renamed.count > 1 ? " (and \(renamed.count - 1) more like it)" : ""). The sync made new identifiers \
+                (Entry's `identifier:` defaults to a new UUID): create each entry with its representation's identifier \
+                — it is the entry's key on the server, how the next sync finds it, and what put and delete address. \
+                See LESSONS.md §5.8.
+                """
+        }
+        var named = missing.prefix(3).map { "\"\($0.title)\" \($0.mood) (\($0.identifier.prefix(8))…)" }
+        if missing.count > 3 { named.append("\(missing.count - 3) more") }
+        let names = named.count == 1 ? named[0] : named.dropLast().joined(separator: ", ") + " and " + named.last!
+        let createdMoods = Set(expected.filter { want in actual.contains { $0.identifier == want.identifier } }.map(\.mood))
+        let refused = Set(missing.map(\.mood)).subtracting(createdMoods).sorted()
+        let moodHint = refused.isEmpty || refused.count < Set(missing.map(\.mood)).count ? "" : """
+             Every one of them has the mood \(refused.map { "\($0) (\($0.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")))" }.joined(separator: " or ")), \
+            and no entry with \(refused.count == 1 ? "that mood" : "those moods") was created: does your code refuse a mood \
+            it does not know — a `Mood(rawValue:)` or a list of emoji of your own that are not the journal's \
+            (Entry.moods: \(Entry.moods.joined(separator: " ")))?
+            """
+        return """
+            The sync never created \(names): after \(what) the store has no entry with \(missing.count == 1 ? "its identifier" : "their identifiers"). \
+            Every entry on the server becomes an entry in the store, with its representation's values as they are — \
+            the sync does not judge them, so a representation your code would refuse (skipped with `continue`, or a \
+            failable init that returns nil) must still become an entry.\(moodHint) See LESSONS.md §5.8.
+            """
     }
 
     /// Fails unless a failed sync left the store as it was: one local entry, not saved.

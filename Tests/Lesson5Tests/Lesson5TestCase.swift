@@ -31,6 +31,8 @@ class Lesson5TestCase: LabTestCase {
     static let addedID = "5D6E7F80-91A2-4B3C-8D4E-5F60718293A4"
 
     private var emulator: FirebaseEmulator!
+    /// The database the test loaded (a recorded export), to tell its entries from those the learner's code wrote.
+    private var loaded: JSONValue = .null
     var store: EntryStore!
     var controller: EntryController!
     /// What the store held when the last call's completion first ran.
@@ -38,7 +40,8 @@ class Lesson5TestCase: LabTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        emulator = FirebaseEmulator(database: try Self.journal())
+        loaded = try Self.journal()
+        emulator = FirebaseEmulator(database: loaded)
         emulator.latency = Self.defaultLatency
         store = EntryStore()
         controller = EntryController(baseURL: emulator.baseURL, session: emulator.session, store: store)
@@ -68,6 +71,63 @@ class Lesson5TestCase: LabTestCase {
         return EntryStore.Record(title: title, bodyText: bodyText, timestamp: Date(timeIntervalSinceReferenceDate: seconds),
                                  identifier: identifier, mood: mood)
     }
+
+    /// The entries the server holds now, after the learner's request, sorted by identifier. An entry the test
+    /// loaded that cannot be read is the fixture's problem; one the learner's request wrote stops the test with what
+    /// their body got wrong (a key that drifted from the journal's, a missing key, a value of another type).
+    func recordsOnServer(after exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws -> [EntryStore.Record] {
+        var records: [EntryStore.Record] = []
+        for (key, json) in database.objectValue ?? [:] {
+            if let record = try? Self.record(json) {
+                records.append(record)
+            } else if json == loaded[key] {
+                _ = try Self.record(json)  // the fixture's own entry: FixtureProblem names it
+            } else {
+                let problem = Self.entryProblem(json).map(Self.sentence) ?? "Your \(exercise.function) wrote an entry the kit cannot read."
+                throw fail("""
+                    \(problem) So the entry the server stored at /\(key) — exactly what you sent, \(json.description) \
+                    — cannot be read back, by this app or any other. See LESSONS.md §5.2 (the entry's JSON) and \
+                    \(exercise.reference).
+                    """, file: file, line: line)
+            }
+        }
+        return records.sorted { $0.identifier < $1.identifier }
+    }
+
+    /// What is wrong with `json` as one entry of the journal, in the learner's words — the key that drifted from the
+    /// journal's first ("your PUT body has `timeStamp` where the server's entries use `timestamp`"); nil when it is a
+    /// readable entry.
+    static func entryProblem(_ json: JSONValue) -> String? {
+        guard let object = json.objectValue else {
+            return "your PUT body is \(json.description), not a JSON object with the keys \(entryKeys)"
+        }
+        let missing = entryKeys.filter { object[$0] == nil }
+        let extra = object.keys.filter { !entryKeys.contains($0) }.sorted()
+        if let key = missing.first {
+            let twin = extra.first { $0.lowercased() == key.lowercased() }
+                ?? (missing.count == 1 && extra.count == 1 ? extra.first : nil)
+            if let twin = twin {
+                let capitals = twin.lowercased() == key.lowercased() ? " (JSON keys are case-sensitive)" : ""
+                return "your PUT body has `\(twin)` where the server's entries use `\(key)`\(capitals)"
+            }
+            return "your PUT body has no `\(key)` (its keys: \(object.keys.sorted()); the server's entries have \(entryKeys))"
+        }
+        for key in ["title", "bodyText", "identifier", "mood"] where object[key]?.stringValue == nil {
+            return "your PUT body's `\(key)` is \(object[key]!.description), not a string"
+        }
+        if object["timestamp"]?.numberValue == nil {
+            return "your PUT body's `timestamp` is \(object["timestamp"]!.description), not a number: the journal holds seconds since 1 January 2001, what JSONEncoder writes for a Date"
+        }
+        return nil
+    }
+
+    /// `text` as a sentence: a capital first, a full stop last.
+    static func sentence(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst() + "."
+    }
+
+    /// The keys of an entry in the journal.
+    static let entryKeys = ["title", "bodyText", "timestamp", "identifier", "mood"]
 
     /// The JSON Firebase should hold for `record`: the five keys, the timestamp in seconds since 2001.
     static func json(of record: EntryStore.Record) -> JSONValue {
@@ -100,7 +160,10 @@ class Lesson5TestCase: LabTestCase {
     /// The database as the server holds it now.
     var database: JSONValue { emulator.database }
     func value(at path: String) -> JSONValue { emulator.value(at: path) }
-    func load(_ database: JSONValue) { emulator.load(database) }
+    func load(_ database: JSONValue) {
+        loaded = database
+        emulator.load(database)
+    }
     func clearRequests() { emulator.clearRequests() }
     func inject(_ fault: Fault) { emulator.inject(fault) }
     func setLatency(_ seconds: TimeInterval) { emulator.latency = seconds }

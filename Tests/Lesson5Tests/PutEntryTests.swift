@@ -48,10 +48,20 @@ final class PutEntryTests: Lesson5TestCase {
         let request = try onlyRequest(from: exercise)
         let body = try requireBody(of: request, from: exercise)
         let sent = try? JSONValue(data: body)
-        XCTAssertTrue(sent == Self.json(of: entry.record), """
-            put(entry:)'s body is \(String(decoding: body, as: UTF8.self)); the server should get the entry as its \
-            `encode(to:)` writes it: \(Self.json(of: entry.record).description). Put `JSONEncoder().encode(entry)` \
-            in `httpBody`. See LESSONS.md §5.3.
+        guard sent != Self.json(of: entry.record) else { return }
+        // A key that drifted comes first: it is the mistake, whether put's own body or the learner's encode(to:) has it.
+        let ownEncoding = (try? JSONEncoder().encode(entry)).flatMap { try? JSONValue(data: $0) }
+        let fromEncode = sent != nil && sent == ownEncoding
+        let problem = sent.flatMap(Self.entryProblem).map { Self.sentence($0) + " " } ?? ""
+        XCTFail("""
+            \(problem)put(entry:)'s body is \(String(decoding: body, as: UTF8.self)); the server should get the entry \
+            as the journal holds it: \(Self.json(of: entry.record).description). \(fromEncode ? """
+            That body is what your Entry.encode(to:) writes: fix it first (LESSONS.md §5.2), and keep \
+            `JSONEncoder().encode(entry)` in `httpBody`.
+            """ : """
+            Put `JSONEncoder().encode(entry)` in `httpBody`: the entry's own encode(to:) writes the five keys the \
+            journal uses (LESSONS.md §5.2).
+            """) See LESSONS.md §5.3.
             """)
     }
 
@@ -65,7 +75,7 @@ final class PutEntryTests: Lesson5TestCase {
         let before = try Self.records(in: database)
         let entry = newEntry()
         try requireSuccess(try put(entry), of: exercise)
-        let after = try Self.records(in: database)
+        let after = try recordsOnServer(after: exercise)
         XCTAssertTrue(after == (before + [entry.record]).sorted { $0.identifier < $1.identifier }, """
             After put(entry:) the journal should hold its \(before.count) entries and the new one at its \
             identifier; it holds \(Self.describe(after)). Requests: \(requestSummary). \
@@ -81,7 +91,7 @@ final class PutEntryTests: Lesson5TestCase {
         try requireSuccess(try put(entry), of: exercise)
         let stored = value(at: "/\(entry.identifier)")
         XCTAssertTrue(stored == Self.json(of: entry.record), """
-            After put(entry:) of an edited entry, the server should hold its new values at \(entry.identifier); it \
+            \(stored.objectValue == nil ? "" : Self.entryProblem(stored).map { Self.sentence($0) + " " } ?? "")After put(entry:) of an edited entry, the server should hold its new values at \(entry.identifier); it \
             holds \(stored.description). PUT replaces what is at the URL. See LESSONS.md §5.3.
             """)
     }

@@ -44,6 +44,33 @@ final class UpdateEntryTests: Lesson5TestCase {
             """)
     }
 
+    func test_update_ofAnEntryNewerThanTheServers_stillCopiesTheServersValues() throws {
+        let server = try Self.records(in: try Self.journalLater()).first { $0.identifier == Self.changedID }!
+        // Edited in the app after the server's version was written, and not sent yet.
+        let newer = EntryStore.Record(title: "Rainy day, edited offline", bodyText: "Changed my mind about the rain.",
+                                      timestamp: server.timestamp.addingTimeInterval(3_600),
+                                      identifier: server.identifier, mood: "😐")
+        let representation = try representation(of: server, setup: "updating an entry")
+        let entry = insert(newer)
+        controller.update(entry: entry, with: representation)
+        let now = entry.record
+        if now == newer {
+            throw fail("""
+                update(entry:with:) left an entry newer than the server's as it was (its timestamp \
+                \(newer.timestamp.timeIntervalSinceReferenceDate) is an hour after the server's \
+                \(server.timestamp.timeIntervalSinceReferenceDate)): it must copy the server's values whatever the \
+                timestamps say. In this course's sync the server's representation wins; keeping the newer one is \
+                another design, and the sync has already decided to update by comparing (`!=`). See LESSONS.md §5.6.
+                """)
+        }
+        XCTAssertTrue(now == server, """
+            After update(entry:with:) of an entry newer than the server's, the entry is \(Self.describe([now])) with \
+            timestamp \(now.timestamp.timeIntervalSinceReferenceDate); the server's values are \
+            \(Self.describe([server])) with timestamp \(server.timestamp.timeIntervalSinceReferenceDate). Copy every \
+            value of the representation, whatever the timestamps say: the server's wins. See LESSONS.md §5.6.
+            """)
+    }
+
     func test_update_doesNotSave() throws {
         let (entry, _, representation) = try staleEntryAndServerValues()
         let before = store.saveCount
