@@ -101,11 +101,17 @@ public final class BoardApp {
         })
     }
 
+    /// Leaving the thread: a listener stops, and an ended one's "stopped (above)" note goes with the thread.
     func stopListening() {
-        guard live != nil, case .listening = liveState else { return }
-        liveGeneration += 1
-        liveState = .idle
-        live?.stop()
+        guard live != nil else { return }
+        switch liveState {
+        case .listening:
+            liveGeneration += 1
+            liveState = .idle
+            live?.stop()
+        case .ended: liveState = .idle
+        case .idle, .notStarted: break
+        }
     }
 
     private func applyLive(_ messages: [BoardMessage], to identifier: String) {

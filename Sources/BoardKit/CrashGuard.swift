@@ -47,6 +47,7 @@ public enum CrashGuard {
     /// After a crash: the terminal back, the note on standard error, exit status 70.
     static func leave() -> Never {
         Terminal.restore()
+        OutputCapture.printedBeforeCrash.write(to: OutputCapture.errors)  // often the clue: a debugging print
         note.write(to: OutputCapture.errors)
         _exit(70)
     }
@@ -91,11 +92,12 @@ public enum CrashGuard {
 
 /// Text a signal handler can write: its bytes live in memory allocated once, up front.
 final class SignalSafeText {
-    private let capacity = 1024
+    private let capacity: Int
     private let bytes: UnsafeMutablePointer<UInt8>
     private let count = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
-    init() {
+    init(capacity: Int = 1024) {
+        self.capacity = capacity
         bytes = .allocate(capacity: capacity)
         count.pointee = 0
     }
@@ -106,6 +108,9 @@ final class SignalSafeText {
         utf8.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: utf8.count) }
         count.pointee = utf8.count
     }
+
+    /// What `write` would write.
+    var text: String { String(decoding: UnsafeBufferPointer(start: bytes, count: count.pointee), as: UTF8.self) }
 
     func write(to descriptor: Int32) {
         _ = systemWrite(descriptor, bytes, count.pointee)

@@ -56,7 +56,7 @@ enum OutputCapture {
         return printed + (partial.isEmpty ? [] : [String(decoding: partial, as: UTF8.self)])
     }
 
-    private static func take(_ data: Data) {
+    static func take(_ data: Data) {
         lock.lock()
         partial.append(data)
         var complete: [String] = []
@@ -65,8 +65,20 @@ enum OutputCapture {
             partial = Data(partial[(newline + 1)...])
         }
         printed = Array((printed + complete).suffix(kept))
+        let lines = (printed + (partial.isEmpty ? [] : [String(decoding: partial, as: UTF8.self)])).filter { !$0.isEmpty }
         lock.unlock()
+        printedBeforeCrash.set(lines.isEmpty ? "" : "\nYour code printed (the last lines before the crash):\n" + tail(of: lines) + "\n")
         complete.compactMap(fatalError(in:)).last.map(CrashGuard.runtimeSaid)
+    }
+
+    /// The same lines for a crash, which cannot `replay()`: its signal handler may only copy bytes that exist.
+    static let printedBeforeCrash = SignalSafeText(capacity: 4096)
+
+    /// The end of `lines` that fits the crash note, cut at a character's start.
+    private static func tail(of lines: [String]) -> String {
+        var bytes = Array(lines.joined(separator: "\n").utf8.suffix(3_900))
+        while let first = bytes.first, first & 0xC0 == 0x80 { bytes.removeFirst() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// "…/Exercises/Lesson1/X.swift:36: Fatal error: Unexpectedly found nil…" → "X.swift:36: Unexpectedly found nil…"

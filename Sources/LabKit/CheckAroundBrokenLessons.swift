@@ -9,7 +9,11 @@ extension Kit {
     /// they are. Returns the outcome and the lessons replaced, each with its first compiler error.
     func runAroundBrokenLessons(_ lessons: [LessonCatalog.Lesson], shownAsErrors: Set<String> = []) throws
         -> (outcome: LessonRun.Outcome, replaced: [(lesson: String, error: String)]) {
-        try KitLock.during(self, say: KitLock.sayOnStandardError) { try runAroundBrokenLessonsHoldingLock(lessons, shownAsErrors: shownAsErrors) }
+        let result = try KitLock.during(self, say: KitLock.sayOnStandardError) {
+            try runAroundBrokenLessonsHoldingLock(lessons, shownAsErrors: shownAsErrors)
+        }
+        LessonsDone(kit: self).record(result.outcome.results, ran: lessons, replaced: Set(result.replaced.map(\.lesson)))
+        return result
     }
 
     private func runAroundBrokenLessonsHoldingLock(_ lessons: [LessonCatalog.Lesson], shownAsErrors: Set<String>) throws

@@ -50,8 +50,11 @@ struct CheckReport {
             lines.append("No test of \(lesson.name) ran: see \(relative(kit.logFile)).")
         } else {
             lines.append("All \(own.count) tests pass: Lesson \(lesson.chapter) is done.")
-            if let next = kit.catalog.lessons.drop(while: { $0.name != lesson.name }).dropFirst().first {
+            // Not simply the following lesson: one finished earlier (and unchanged since) is skipped.
+            if let next = LessonsDone(kit: kit).next(after: lesson) {
                 lines.append("Next: Lesson \(next.chapter) — \(next.title) (LESSONS.md §\(next.chapter); `swift run lab check \(next.name)`).")
+            } else {
+                lines.append("Every lesson is done. Well built!")
             }
         }
         for (other, error) in replaced {

@@ -47,14 +47,7 @@ public enum LearnerCommands {
             lines += KitFault.explanation(broken, lesson: lesson)  // not the learner's to fix: said before any "Next"
             lines.append("")
         }
-        if let (lesson, exercise) = results.firstUnfinished(in: kit.catalog.lessons, skippingTheKits: true) {
-            lines.append("Next: Lesson \(lesson.chapter), §\(exercise.section) \(exercise.function) in \(exercise.file).")
-            lines.append("      Read LESSONS.md §\(exercise.section), then run `swift run lab check \(lesson.name)`.")
-        } else if kitFault != nil {
-            lines.append("Every exercise the kit could check is done.")
-        } else {
-            lines.append("Every lesson is done. Well built!")
-        }
+        lines += nextStep(kit: kit, results: results, replaced: replaced.map(\.lesson), kitIsBroken: kitFault != nil)
         output(lines.joined(separator: "\n"))
         return 0
     }

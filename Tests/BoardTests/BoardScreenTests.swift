@@ -203,7 +203,9 @@ final class BoardScreenTests: XCTestCase {
         XCTAssertEqual(statusText, "live updates: the connection was lost — Lesson 8 §8.4")
         XCTAssertEqual(statusLine.style, .error)
         XCTAssertTrue(text.contains("Live updates stopped"), text)
-        press(.escape, .enter)
+        press(.escape)
+        XCTAssertFalse(text.contains("Live updates stopped"), "the note belongs to the thread it stopped in: \(text)")
+        press(.enter)
         XCTAssertEqual(solved.starts, 2, "opening the thread again listens again")
     }
 
