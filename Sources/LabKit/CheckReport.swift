@@ -37,7 +37,8 @@ struct CheckReport {
         } else if let unfinished = results.firstUnfinished(in: [lesson]),
            let failure = Self.mostTelling(results.tests(of: unfinished.exercise, in: lesson)) {
             lines.append("First failure — \(failure.testCode):")
-            lines.append("  \(failure.message ?? "(no message)")")
+            // Its first line is the diagnosis; data in full (and more prose) follows on the next lines.
+            lines += (failure.message ?? "(no message)").split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
             var hints = HintBook(kit: kit)
             if let hint = hints.current(for: unfinished.exercise) {
                 lines.append("")

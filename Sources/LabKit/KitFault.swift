@@ -13,7 +13,8 @@ enum KitFault {
     /// The kit's own failure quoted in a test's `message` — "fixture Fixtures/x.json is not valid JSON: …" — or nil
     /// when the message is not one. XCTest quotes a thrown error (`threw error "…"`): the quotes are dropped.
     static func fixtureFailure(in message: String?) -> String? {
-        guard let message = message, let start = message.range(of: fixtureMarker) else { return nil }
+        // The last: a long message gives its data in full on a later line (`DiagnosisLine`), the first mention shortened.
+        guard let message = message, let start = message.range(of: fixtureMarker, options: .backwards) else { return nil }
         var failure = message[start.lowerBound...]
         guard fixtureProblems.contains(where: { failure.dropFirst(fixtureMarker.count).contains($0) }) else { return nil }
         if start.lowerBound > message.startIndex, message[message.index(before: start.lowerBound)] == "\"",

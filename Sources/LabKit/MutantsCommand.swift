@@ -75,9 +75,13 @@ public enum MutantsCommand {
         var mistakes = 0, caught = 0, namedFirst = 0
         var corrects = 0, rejected = 0
         var broken = 0, unstable = 0
+        /// Mistakes whose first failure does not state its diagnosis within `FirstLine.limit` characters.
+        var longFirstLines = 0
 
         var caughtShare: Double { mistakes == 0 ? 1 : Double(caught) / Double(mistakes) }
-        var acceptable: Bool { caughtShare >= MutantsCommand.requiredCaught && rejected == 0 && broken == 0 && unstable == 0 }
+        var acceptable: Bool {
+            caughtShare >= MutantsCommand.requiredCaught && rejected == 0 && broken == 0 && unstable == 0 && longFirstLines == 0
+        }
 
         var summary: String {
             func percent(_ part: Int, _ whole: Int) -> String {
@@ -86,6 +90,7 @@ public enum MutantsCommand {
             var line = "\(lesson): mistakes caught \(caught)/\(mistakes) (\(percent(caught, mistakes))), named first \(namedFirst)/\(mistakes) (\(percent(namedFirst, mistakes))); correct variants rejected \(rejected)/\(corrects)"
             if broken > 0 { line += "; \(broken) broken mutant(s)" }
             if unstable > 0 { line += "; \(unstable) verdict(s) changed between runs" }
+            if longFirstLines > 0 { line += "; \(longFirstLines) first line(s) over \(FirstLine.limit) characters" }
             return line
         }
     }
@@ -132,6 +137,7 @@ public enum MutantsCommand {
                 tally.mistakes += 1
                 if verdict.caught { tally.caught += 1 }
                 if verdict.namedFirst { tally.namedFirst += 1 }
+                if verdict.longFirstLine != nil { tally.longFirstLines += 1 }
             case (.correct, nil):
                 tally.corrects += 1
                 if verdict.caught { tally.rejected += 1 }
@@ -139,6 +145,9 @@ public enum MutantsCommand {
             if !stable { tally.unstable += 1 }
             output("  \(verdict.label(for: mutant))\(stable ? "" : "  UNSTABLE: the verdict changed between runs")  \(mutant.id)")
             if let detail = verdict.detail(for: mutant) { output("      \(detail)") }
+            if mutant.kind == .mistake, let long = verdict.longFirstLine {
+                output("      its first line is \(long.count) characters (over \(FirstLine.limit)): \(long.prefix(160))…")
+            }
         }
         return tally
     }
@@ -233,6 +242,13 @@ struct Verdict {
         guard let mutant = mutant, let first = first, first.exercise == mutant.exercise else { return false }
         let message = (first.message ?? "").lowercased()
         return (mutant.expect ?? []).allSatisfy { message.contains($0.lowercased()) }
+    }
+
+    /// The first failure's first line, when it is too long to read as a diagnosis.
+    var longFirstLine: String? {
+        guard let message = first?.message, let line = message.split(separator: "\n", omittingEmptySubsequences: false).first,
+              line.count > FirstLine.limit else { return nil }
+        return String(line)
     }
 
     /// Which tests failed, for comparing repeated runs.

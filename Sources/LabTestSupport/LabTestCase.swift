@@ -56,7 +56,7 @@ open class LabTestCase: XCTestCase {
             notStartedReported = true
             return note(Self.notStartedMessage(stub))
         }
-        return note(FailureText.plain(description))
+        return note(DiagnosisLine.shape(FailureText.plain(description)))
     }
 
     private func note(_ message: String) -> String {

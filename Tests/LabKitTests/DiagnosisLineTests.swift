@@ -1,0 +1,56 @@
+import Foundation
+import XCTest
+import LabMetadata
+@testable import LabTestSupport
+
+/// Every failure's first line states the diagnosis in at most 200 characters; long data follows, trimmed (issue 20:
+/// the §8.2 parser's diagnosis came after 2,700 characters of escaped JSON).
+final class DiagnosisLineTests: XCTestCase {
+    let body = #"{"identifier":"6A055190-9E47-4D7E-9B1F-7995BB0FC64E","messages":[],"title":"Codable nesting, the long way"}"#
+    let url = "https://lab-c538c6d4.firebaseio.invalid/184C2EDD-E073-4328-9C1F-2B3D4E5F6A7B/messages"
+
+    func firstLine(_ text: String) -> String { String(text.split(separator: "\n", omittingEmptySubsequences: false)[0]) }
+
+    func test_aShortMessage_isLeftAsItIs() {
+        let message = "createMessage's URL does not end in `.json`: https://x.invalid/a. Firebase answers 404."
+        XCTAssertEqual(DiagnosisLine.shape(message), message)
+    }
+
+    func test_longDataOnTheFirstLine_isShortenedThere_andGivenInFullBelow() {
+        let message = "createMessageThread sent POST /a.json  body: \(body) — a thread is made with PUT at its own key, "
+            + "so that sending it twice leaves one thread, not two: LESSONS.md §1.3. Sent to \(url)."
+        let shaped = DiagnosisLine.shape(message)
+        let first = firstLine(shaped)
+        XCTAssertLessThanOrEqual(first.count, FirstLine.limit, first)
+        XCTAssertTrue(first.hasPrefix("createMessageThread sent POST /a.json  body: {\"identifier\":\"6A0551"), first)
+        XCTAssertTrue(shaped.contains("\n  in full: \(body)"), shaped)
+        XCTAssertTrue(shaped.contains("\n  in full: \(url)"), "the URL whole, without the sentence's full stop: \(shaped)")
+        XCTAssertTrue(shaped.contains("a thread is made with PUT at its own key"), "no prose is lost: \(shaped)")
+    }
+
+    func test_longProse_movesToTheNextLine_atASentencesEnd() {
+        let sentence = "After the server accepted the message, the thread's `messages` should be the message it already had followed by the one you sent."
+        let message = sentence + " " + String(repeating: "Then more advice follows here. ", count: 6)
+        let shaped = DiagnosisLine.shape(message)
+        XCTAssertTrue(firstLine(shaped).hasPrefix(sentence), shaped)
+        XCTAssertTrue(firstLine(shaped).hasSuffix("."), "cut at a sentence's end: \(shaped)")
+        XCTAssertLessThanOrEqual(firstLine(shaped).count, FirstLine.limit)
+        XCTAssertEqual(shaped.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces),
+                       message.trimmingCharacters(in: .whitespaces))
+    }
+
+    func test_hugeData_isTrimmedBelow_andLaterLinesKept() {
+        let json = "[" + Array(repeating: #"{"a":"\"quoted\" and [bracketed]"}"#, count: 200).joined(separator: ",") + "]"
+        let shaped = DiagnosisLine.shape("parse(_:) gave these events: \(json)\nsecond line")
+        XCTAssertLessThanOrEqual(firstLine(shaped).count, FirstLine.limit)
+        XCTAssertTrue(shaped.hasSuffix("…\nsecond line"), String(shaped.suffix(80)))
+        XCTAssertLessThan(shaped.count, 1_300)
+    }
+
+    func test_everyFirstLine_fitsTheLimit_whateverTheText() {
+        for message in [String(repeating: "x", count: 500), String(repeating: "word ", count: 100),
+                        "\"" + String(repeating: "q", count: 400), "{" + String(repeating: "[", count: 300)] {
+            XCTAssertLessThanOrEqual(firstLine(DiagnosisLine.shape(message)).count, FirstLine.limit, message)
+        }
+    }
+}
