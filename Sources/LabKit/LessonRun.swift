@@ -188,7 +188,7 @@ public struct LessonRun {
             message = "your code ended the test process during this test (exit status \(round.status)): a call to exit()? A function must return (or call its completion), never end the program. (The other tests ran on without it.) \(see)"
         }
         return TestResult(name: parts.last ?? key, testClass: parts.first ?? "", testModule: "\(lesson.name)Tests",
-                          outcome: .failed, message: message, lesson: lesson, exercise: exercise,
+                          outcome: .failed, message: DiagnosisLine.shape(message), lesson: lesson, exercise: exercise,
                           place: catalog.declarationPlaces[key])
     }
 }

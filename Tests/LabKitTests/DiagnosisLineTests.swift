@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
-import LabMetadata
-@testable import LabTestSupport
+@testable import LabMetadata
 
 /// Every failure's first line states the diagnosis in at most 200 characters; long data follows, trimmed (issue 20:
 /// the §8.2 parser's diagnosis came after 2,700 characters of escaped JSON).

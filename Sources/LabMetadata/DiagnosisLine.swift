@@ -1,17 +1,16 @@
 import Foundation
-import LabMetadata
 
 /// Shapes a failure message so that its first line is the diagnosis, readable at a glance (`FirstLine.limit`):
 /// long data on that line — a URL, a JSON body, compared values in brackets, a long quoted string — is shortened
 /// there and given in full below; prose past the limit moves to the next line at a sentence's end. A message that
-/// already fits is left as it is.
-enum DiagnosisLine {
+/// already fits is left as it is. Used on the tests' own failures (`LabTestCase`) and on the grader's (`LessonRun`).
+public enum DiagnosisLine {
     /// Data shorter than this stays where it is.
     static let longData = 48
     /// How much of each datum the lines below keep.
     static let keptData = 1_000
 
-    static func shape(_ message: String) -> String {
+    public static func shape(_ message: String) -> String {
         let firstEnd = message.firstIndex(of: "\n") ?? message.endIndex
         let first = String(message[..<firstEnd]), rest = String(message[firstEnd...])
         guard first.count > FirstLine.limit else { return message }
