@@ -40,6 +40,22 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue(response.bodyText.contains("695398C4-498C-40A8-AA76-CB2B20DFD9FA"), "Expected the sample database by default")
     }
 
+    func test_start_servesSignInBeside_andPrintsItsURL() throws {
+        var lines: [String] = []
+        var options = ServeCommand.Options()
+        options.port = 0
+        options.empty = true
+        let servers = try ServeCommand.start(options, kitRoot: nil) { lines.append($0) }
+        defer { servers.stop() }
+        let banner = lines.joined(separator: "\n")
+        XCTAssertTrue(banner.contains("http://127.0.0.1:\(servers.auth.port)/identitytoolkit.googleapis.com/v1/accounts:signUp"),
+                      "Expected the sign-up URL in:\n\(banner)")
+        let connection = try XCTUnwrap(LoopbackConnection(port: servers.auth.port), "setup: could not connect")
+        connection.send("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any", body: Data(#"{"email":"a@b.c","password":"secret1"}"#.utf8))
+        let response = try connection.readResponse()
+        XCTAssertEqual(response.status, 200, "Expected the Auth emulator's sign-up on its own port: \(response.bodyText)")
+    }
+
     func test_aPortInUse_isAOneLineErrorNamingIt() throws {
         var options = ServeCommand.Options()
         options.port = 0
