@@ -1,5 +1,6 @@
 import Foundation
 import FirebaseAuthEmulator
+import FirebaseEmulator
 
 /// `lab serve`'s second server: Firebase Auth's REST sign-in, on the Auth emulator's port (9099) beside the
 /// database, so a learner's sign-in code and `auth=` tokens work against both.
@@ -15,9 +16,13 @@ extension ServeCommand {
         /// The database's port.
         var port: UInt16 { database.port }
 
+        /// Stops both, then drops their request loggers: `lab`'s output closure must not outlive `run` (a server's
+        /// last thread can still hold the server an instant after `stop()` returns).
         func stop() {
             auth.stop()
             database.stop()
+            auth.onRequest = nil
+            database.onRequest = nil
         }
     }
 
@@ -44,5 +49,24 @@ extension ServeCommand {
               refresh:   curl -d 'grant_type=refresh_token&refresh_token=<refreshToken>' '\(url)/securetoken.googleapis.com/v1/token?key=any'
               use it:    add ?auth=<idToken> to database URLs (checked against the rules given with --rules)
             """
+    }
+}
+
+/// `lab serve --rules`: the security rules, loaded before the server starts so a bad rule stops it with its line.
+extension ServeCommand {
+    static func rules(for options: Options) throws -> SecurityRules? {
+        guard let path = options.rules else { return nil }
+        do {
+            return try SecurityRules(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw UsageError("\(error)")
+        }
+    }
+
+    static func rulesBanner(_ options: Options) -> String {
+        guard let path = options.rules else {
+            return "Rules:     none: every request is allowed and auth= is ignored (--rules database.rules.json to check them)"
+        }
+        return "Rules:     \(path): requests need what they allow; a denied one gets 401 Permission denied"
     }
 }

@@ -56,6 +56,27 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(response.status, 200, "Expected the Auth emulator's sign-up on its own port: \(response.bodyText)")
     }
 
+    func test_rules_aBadRuleStopsTheServer_withItsLine_andGoodRulesDeny() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad.rules.json")
+        try Data("{\n  \"rules\": {\n    \".read\": \"auth.id == null\" , \".write\": \"nope\"\n  }\n}".utf8).write(to: bad)
+        XCTAssertThrowsError(try ServeCommand.start(try ServeCommand.Options.parse(["--port", "0", "--empty", "--rules", bad.path]), kitRoot: nil) { _ in }) { error in
+            XCTAssertTrue("\(error)".contains("line 3, rules/.write") && "\(error)".contains("Unknown variable 'nope'"),
+                          "Expected the refusal to name the line, the rule and the reason, got \(error)")
+        }
+        let good = folder.appendingPathComponent("database.rules.json")
+        try Data(#"{"rules": {".read": true}}"#.utf8).write(to: good)
+        var lines: [String] = []
+        let servers = try ServeCommand.start(try ServeCommand.Options.parse(["--port", "0", "--empty", "--rules", good.path]), kitRoot: nil) { lines.append($0) }
+        defer { servers.stop() }
+        XCTAssertTrue(lines.joined().contains("Rules:     \(good.path)"), "Expected the rules named in the banner")
+        let connection = try XCTUnwrap(LoopbackConnection(port: servers.port), "setup: could not connect")
+        connection.send("PUT", "/a.json", body: Data("1".utf8))
+        XCTAssertEqual(try connection.readResponse().status, 401, "Expected the rules in force: no .write, so 401")
+    }
+
     func test_aPortInUse_isAOneLineErrorNamingIt() throws {
         var options = ServeCommand.Options()
         options.port = 0
