@@ -48,13 +48,15 @@ public struct AuthAccount: Equatable {
             ("validSince", .string(validSince.map(String.init))),
             ("createdAt", .string(String(createdAt))),
             ("providerUserInfo", .array(provider.map { [$0] } ?? [])),
-            ("lastRefreshAt", .string(Self.isoFormatter.string(from: lastRefreshAt))),
+            ("lastRefreshAt", .string(Self.isoText(lastRefreshAt))),
         ])
     }
 
-    static let isoFormatter: ISO8601DateFormatter = {
+    /// `2026-11-24T06:40:33.123Z`, as JavaScript's `toISOString()` writes it. A formatter per call: emulators in
+    /// parallel tests must not share one (formatters are not thread-safe on every platform).
+    static func isoText(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
+        return formatter.string(from: date)
+    }
 }
