@@ -65,4 +65,31 @@ final class SignInTests: XCTestCase {
         XCTAssertEqual(emulator.handle(request).bodyJSON?["registered"], true,
                        "Expected the v3 verifyPassword path old tutorials use to sign in too. See \(AuthDocs.emulator)")
     }
+
+    func test_signIn_throughTheSession_likeLearnerCode() throws {
+        let emulator = FirebaseAuthEmulator()
+        _ = try signUp(on: emulator)
+        var request = URLRequest(url: URL(string: emulator.identityToolkitURL.absoluteString + "accounts:signInWithPassword?key=k")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"email":"ada@example.com","password":"secret1","returnSecureToken":true}"#.utf8)
+        let done = expectation(description: "the data task's completion")
+        let received = Received()
+        emulator.session.dataTask(with: request) { data, response, _ in
+            received.set((response as? HTTPURLResponse)?.statusCode, data.flatMap { try? JSONValue(data: $0) })
+            done.fulfill()
+        }.resume()
+        wait(for: [done], timeout: 2)
+        let (status, body) = received.get()
+        XCTAssertEqual(status, 200, "Expected the sign-in through emulator.session, in-process. See \(AuthDocs.signIn)")
+        XCTAssertEqual(body?["registered"], true, "See \(AuthDocs.signIn)")
+    }
+}
+
+/// What the completion received; it runs on the session's queue, the test reads after the wait.
+private final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: (Int?, JSONValue?) = (nil, nil)
+    func set(_ status: Int?, _ body: JSONValue?) { lock.lock(); value = (status, body); lock.unlock() }
+    func get() -> (Int?, JSONValue?) { lock.lock(); defer { lock.unlock() }; return value }
 }
