@@ -7,7 +7,8 @@ public struct FirebaseService: EmulatedService {
 
     var tree: DataTree
     var pushIDs: PushIDGenerator
-    let clock: () -> Date
+    /// `var` so a write under rules can run at one instant (Rules/RulesGate.swift): `now` in the rules equals its server timestamps.
+    var clock: () -> Date
     /// Seconds between `keep-alive` events on an idle stream.
     public var keepAliveInterval = FirebaseService.defaultKeepAliveInterval
     var listeners: [Listener] = []

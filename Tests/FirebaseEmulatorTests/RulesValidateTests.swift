@@ -72,4 +72,21 @@ final class RulesValidateTests: XCTestCase {
         XCTAssertEqual(status("GET", "/.json", on: emulator), 401, "Expected auth.uid with auth null to be an error, so false. See \(RulesDocs.reference)")
         XCTAssertEqual(status("PUT", "/.json", 1, on: emulator), 401, "Expected 'text' > 3 to be an error, so false. See \(RulesDocs.reference)")
     }
+
+    func test_aServerTimestamp_equalsNowInTheRules() throws {
+        let emulator = try self.emulator(rules: #"{"rules": {".write": true, "t": {".validate": "newData.val() === now"}}}"#)
+        for _ in 0..<20 {
+            XCTAssertEqual(status("PUT", "/t.json", [".sv": "timestamp"], on: emulator), 200,
+                           "Expected {\".sv\": \"timestamp\"} to equal now in the same write. See \(RulesDocs.reference)#now")
+        }
+    }
+
+    func test_aWildcardValidateFalse_refusesUnknownChildren() throws {
+        let emulator = try self.emulator(rules: #"""
+            {"rules": {".write": true, "profile": {"name": {".validate": "newData.isString()"}, "$other": {".validate": false}}}}
+            """#)
+        XCTAssertEqual(status("PUT", "/profile.json", ["name": "Ada"], on: emulator), 200, "Expected the named child allowed. See \(RulesDocs.validate)")
+        XCTAssertEqual(status("PUT", "/profile.json", ["name": "Ada", "admin": true], on: emulator), 401,
+                       "Expected an unknown child refused by $other's .validate false. See \(RulesDocs.validate)")
+    }
 }

@@ -28,6 +28,10 @@ extension FirebaseService {
             if case .stream(let stream) = reply, let expires = expires { Self.revoke(stream, at: expires, now: now) }
             return reply
         }
+        // The trial and the write itself run at the rules' `now`, so `{".sv": "timestamp"}` resolves to exactly `now`.
+        let realClock = clock
+        clock = { now }
+        defer { clock = realClock }
         var trial = self
         trial.listeners = []
         let trialResponse = RequestHandler.respond(to: request, state: &trial)
