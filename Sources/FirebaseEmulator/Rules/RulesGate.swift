@@ -51,7 +51,7 @@ extension FirebaseService {
         case "POST":
             let old = RuleSnapshot(tree: before, path: path).value.objectValue ?? [:]
             let new = RuleSnapshot(tree: after, path: path).value.objectValue ?? [:]
-            let added = new.keys.filter { old[$0] != new[$0] }.sorted()
+            let added = new.keys.filter { old.index(forKey: $0) == nil }.sorted()  // a push ID is always new: no values compared
             return added.isEmpty ? [path + ["-"]] : added.map { path + [$0] }
         default:
             return [path]
