@@ -36,6 +36,8 @@ let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
     .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "EmulatorTestSupport"], path: "Tests/EmulatorCoreTests"),
     .testTarget(name: "TodoEmulatorTests", dependencies: ["TodoEmulator", "EmulatorTestSupport"], path: "Tests/TodoEmulatorTests"),
     .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator", "EmulatorTestSupport"], path: "Tests/FirebaseEmulatorTests"),
+    .testTarget(name: "FirebaseAuthEmulatorTests", dependencies: ["FirebaseAuthEmulator", "FirebaseEmulator", "EmulatorTestSupport"],
+                path: "Tests/FirebaseAuthEmulatorTests"),
     .testTarget(name: "ChatCaveEmulatorTests", dependencies: ["ChatCaveEmulator", "EmulatorTestSupport"], path: "Tests/ChatCaveEmulatorTests"),
     .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata", "LabTestSupport", "EmulatorTestSupport"], path: "Tests/LabKitTests"),
     // LAB_SOLUTIONS: against the solutions every board feature must work; against Exercises/ a stub may be named instead.
@@ -58,6 +60,7 @@ let package = Package(
     products: [
         .library(name: "EmulatorCore", targets: ["EmulatorCore"]),
         .library(name: "FirebaseEmulator", targets: ["FirebaseEmulator"]),
+        .library(name: "FirebaseAuthEmulator", targets: ["FirebaseAuthEmulator"]),
         .library(name: "TodoEmulator", targets: ["TodoEmulator"]),
         .executable(name: "lab", targets: ["lab"]),
     ] + (onlyLessons != nil ? [] : [.executable(name: "board", targets: ["board"])]),
@@ -71,6 +74,8 @@ let package = Package(
         .target(name: "EmulatorTestSupport", dependencies: ["EmulatorCore"], path: "Sources/EmulatorTestSupport"),
         // An in-memory Firebase Realtime Database with the real REST semantics: the first service on the core.
         .target(name: "FirebaseEmulator", dependencies: ["EmulatorCore"], path: "Sources/FirebaseEmulator"),
+        // Firebase Authentication's REST sign-in (the Auth emulator's API): accounts, unsigned ID tokens, refresh.
+        .target(name: "FirebaseAuthEmulator", dependencies: ["EmulatorCore"], path: "Sources/FirebaseAuthEmulator"),
         // A JSONPlaceholder-style `/todos` API with json-server's semantics (Lesson 6): the second service on the core.
         .target(name: "TodoEmulator", dependencies: ["EmulatorCore"], path: "Sources/TodoEmulator"),
         // The ChatCave chat API (Lesson 7): rooms, chatters and messages behind HTTP Basic auth.
@@ -80,7 +85,7 @@ let package = Package(
         // XCTest helpers shared by the lesson suites: waiting, "not started" reporting, fixtures, results files.
         .target(name: "LabTestSupport", dependencies: ["LabSupport", "FirebaseEmulator", "LabMetadata"], path: "Sources/LabTestSupport"),
         // The lab command's logic as a library (generator, runner, reports), so it can be tested.
-        .target(name: "LabKit", dependencies: ["LabMetadata", "FirebaseEmulator"], path: "Sources/LabKit"),
+        .target(name: "LabKit", dependencies: ["LabMetadata", "FirebaseEmulator", "FirebaseAuthEmulator"], path: "Sources/LabKit"),
         .executableTarget(name: "lab", dependencies: ["LabKit"], path: "Sources/lab"),
     ] + boardTargets + kitTestTargets
 )

@@ -5,13 +5,18 @@ import Glibc
 import Darwin
 #endif
 import FirebaseEmulator
+import FirebaseAuthEmulator
 
 /// `lab serve`: the Firebase emulator on a real port, for curl, a learner's own app and live streams.
 public enum ServeCommand {
     public static let usage = """
           lab serve [--port 9000] [--database <export.json> | --empty] [--latency <ms>] [--keep-alive <s>]
+                    [--auth-port 9099] [--rules database.rules.json]
                                   the Firebase emulator on http://127.0.0.1:9000/, starting from the sample
-                                  database; one line per request; live updates with Accept: text/event-stream
+                                  database; one line per request; live updates with Accept: text/event-stream;
+                                  Firebase Auth's REST sign-in on http://127.0.0.1:9099/ (--auth-port 0: a free
+                                  port; with --port 0 it is 0 too unless given); --rules: Firebase security
+                                  rules checked against auth=<ID token> (without it every request is allowed)
         """
 
     /// Firebase's own emulator listens on 9000, so URLs from its documentation work unchanged.
@@ -25,6 +30,10 @@ public enum ServeCommand {
         var empty = false
         var latencyMilliseconds = 0.0
         var keepAliveSeconds = FirebaseService.defaultKeepAliveInterval
+        /// nil: 9099, or a free port when `port` is 0 (so tests and a second `lab serve --port 0` never clash).
+        var authPort: UInt16?
+        /// A `database.rules.json`; nil: no rules, every request allowed.
+        var rules: String?
 
         static func parse(_ arguments: [String]) throws -> Options {
             var options = Options()
@@ -53,8 +62,13 @@ public enum ServeCommand {
                         throw UsageError("--keep-alive takes seconds between keep-alive events, e.g. --keep-alive 5, not \(text)")
                     }
                     options.keepAliveSeconds = seconds
+                case "--auth-port":
+                    let text = try value(of: "--auth-port")
+                    guard let port = UInt16(text) else { throw UsageError("--auth-port must be a number from 0 to 65535, not \(text)") }
+                    options.authPort = port
+                case "--rules": options.rules = try value(of: "--rules")
                 default:
-                    let known = ["--port", "--database", "--empty", "--latency", "--keep-alive"]
+                    let known = ["--port", "--database", "--empty", "--latency", "--keep-alive", "--auth-port", "--rules"]
                     throw UsageError("unknown option \(argument)" + (Spelling.closest(to: argument, among: known).map { ". Did you mean \($0)?" } ?? ""))
                 }
             }
@@ -66,7 +80,7 @@ public enum ServeCommand {
     /// Starts the server and blocks until Ctrl-C (SIGINT) or SIGTERM.
     public static func run(_ arguments: [String], output: @escaping (String) -> Void) throws -> Int32 {
         let options = try Options.parse(arguments)
-        let server: EmulatorServer
+        let server: Servers
         do {
             server = try start(options, output: output)
         } catch let error as EmulatorServer.StartError {
@@ -80,9 +94,10 @@ public enum ServeCommand {
     }
 
     /// The emulator and its server, started, with the lines that tell the learner what to do.
-    static func start(_ options: Options, kitRoot: URL? = try? KitRoot.find(), output: @escaping (String) -> Void) throws -> EmulatorServer {
+    static func start(_ options: Options, kitRoot: URL? = try? KitRoot.find(), output: @escaping (String) -> Void) throws -> Servers {
         let (database, source) = try database(for: options, kitRoot: kitRoot)
         let emulator = FirebaseEmulator(database: database)
+        emulator.rules = try rules(for: options)
         emulator.withService { $0.keepAliveInterval = options.keepAliveSeconds }
         emulator.latency = options.latencyMilliseconds / 1000
         emulator.keepsLatestRequests = 1000  // the terminal shows every request; memory stays bounded however long it runs
@@ -94,6 +109,13 @@ public enum ServeCommand {
             lines.unlock()
         }
         try server.start()
+        let auth: EmulatorServer
+        do {
+            auth = try startAuth(port: options.authPort ?? (options.port == 0 ? 0 : authDefaultPort), log: server.onRequest)
+        } catch {
+            server.stop()
+            throw error
+        }
         let url = "http://127.0.0.1:\(server.port)"
         output("""
             Firebase emulator on \(url)/  (\(source)\(options.latencyMilliseconds > 0 ? ", \(Int(options.latencyMilliseconds)) ms latency" : ""))
@@ -101,9 +123,11 @@ public enum ServeCommand {
               write:     curl -X PUT -d '{"title":"Hello","identifier":"my-thread"}' '\(url)/my-thread.json'  (LESSONS.md §1.7)
               live:      curl -N -H 'Accept: text/event-stream' '\(url)/.json'
               your code: baseURL = URL(string: "\(url)/")!  (Firebase emulator URLs with ?ns=<name> work too)
+            \(rulesBanner(options))
+            \(authBanner(port: auth.port))
             One line per request below. Ctrl-C stops.
             """)
-        return server
+        return Servers(database: server, auth: auth)
     }
 
     private static func database(for options: Options, kitRoot: URL?) throws -> (JSONValue, String) {

@@ -40,6 +40,43 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue(response.bodyText.contains("695398C4-498C-40A8-AA76-CB2B20DFD9FA"), "Expected the sample database by default")
     }
 
+    func test_start_servesSignInBeside_andPrintsItsURL() throws {
+        var lines: [String] = []
+        var options = ServeCommand.Options()
+        options.port = 0
+        options.empty = true
+        let servers = try ServeCommand.start(options, kitRoot: nil) { lines.append($0) }
+        defer { servers.stop() }
+        let banner = lines.joined(separator: "\n")
+        XCTAssertTrue(banner.contains("http://127.0.0.1:\(servers.auth.port)/identitytoolkit.googleapis.com/v1/accounts:signUp"),
+                      "Expected the sign-up URL in:\n\(banner)")
+        let connection = try XCTUnwrap(LoopbackConnection(port: servers.auth.port), "setup: could not connect")
+        connection.send("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any", body: Data(#"{"email":"a@b.c","password":"secret1"}"#.utf8))
+        let response = try connection.readResponse()
+        XCTAssertEqual(response.status, 200, "Expected the Auth emulator's sign-up on its own port: \(response.bodyText)")
+    }
+
+    func test_rules_aBadRuleStopsTheServer_withItsLine_andGoodRulesDeny() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad.rules.json")
+        try Data("{\n  \"rules\": {\n    \".read\": \"auth.id == null\" , \".write\": \"nope\"\n  }\n}".utf8).write(to: bad)
+        XCTAssertThrowsError(try ServeCommand.start(try ServeCommand.Options.parse(["--port", "0", "--empty", "--rules", bad.path]), kitRoot: nil) { _ in }) { error in
+            XCTAssertTrue("\(error)".contains("line 3, rules/.write") && "\(error)".contains("Unknown variable 'nope'"),
+                          "Expected the refusal to name the line, the rule and the reason, got \(error)")
+        }
+        let good = folder.appendingPathComponent("database.rules.json")
+        try Data(#"{"rules": {".read": true}}"#.utf8).write(to: good)
+        var lines: [String] = []
+        let servers = try ServeCommand.start(try ServeCommand.Options.parse(["--port", "0", "--empty", "--rules", good.path]), kitRoot: nil) { lines.append($0) }
+        defer { servers.stop() }
+        XCTAssertTrue(lines.joined().contains("Rules:     \(good.path)"), "Expected the rules named in the banner")
+        let connection = try XCTUnwrap(LoopbackConnection(port: servers.port), "setup: could not connect")
+        connection.send("PUT", "/a.json", body: Data("1".utf8))
+        XCTAssertEqual(try connection.readResponse().status, 401, "Expected the rules in force: no .write, so 401")
+    }
+
     func test_aPortInUse_isAOneLineErrorNamingIt() throws {
         var options = ServeCommand.Options()
         options.port = 0

@@ -1,0 +1,15 @@
+import Foundation
+
+extension Emulator where Service == FirebaseService {
+    /// The security rules in force; nil (the default) allows every request and ignores `auth=`.
+    public var rules: SecurityRules? {
+        get { withService { $0.rules } }
+        set { withService { $0.rules = newValue } }
+    }
+
+    /// Loads rules from the text of a `database.rules.json`; throws `SecurityRulesError` (line, path, reason) for a
+    /// rule the kit cannot read, and then leaves the rules as they were.
+    public func setRules(_ json: String) throws {
+        rules = try SecurityRules(json: json)
+    }
+}
