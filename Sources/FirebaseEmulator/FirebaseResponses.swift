@@ -25,6 +25,17 @@ extension EmulatorResponse {
         return raw(status: status, headers: headers, body: Data(text.utf8))
     }
 
+    /// A browser's CORS preflight (`OPTIONS` before a PUT/PATCH with a JSON body): allowed from any origin, so a web
+    /// app can write as it can on Firebase. Firebase does not document its preflight answer; these headers are the
+    /// usual permissive ones (inferred), echoing the headers the browser asks for.
+    static func corsPreflight(_ request: ServiceRequest) -> EmulatorResponse {
+        var headers = jsonHeaders
+        headers["Access-Control-Allow-Methods"] = "GET, PUT, POST, PATCH, DELETE, OPTIONS"
+        headers["Access-Control-Allow-Headers"] = request.header("Access-Control-Request-Headers") ?? "Content-Type"
+        headers["Access-Control-Max-Age"] = "3600"
+        return raw(status: 200, headers: headers, body: Data())
+    }
+
     /// `print=silent`: 204 and nothing else.
     static func noContent() -> EmulatorResponse {
         raw(status: 204, headers: jsonHeaders, body: Data())

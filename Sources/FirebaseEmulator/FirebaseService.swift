@@ -11,6 +11,11 @@ public struct FirebaseService: EmulatedService {
     /// Seconds between `keep-alive` events on an idle stream.
     public var keepAliveInterval = FirebaseService.defaultKeepAliveInterval
     var listeners: [Listener] = []
+    /// The rules' `.indexOn` entries: which children `orderBy` may name. None by default, as in a database whose
+    /// rules have no `.indexOn` (the Firebase emulator's open default rules have none).
+    public var indexes = QueryIndexes()
+    /// The databases `?ns=<name>` names, other than the default one (`tree`).
+    var namespaces: [String: Namespace] = [:]
 
     public init(database: JSONValue = .null, clock: @escaping () -> Date = { Date() },
                 randomness: PushIDGenerator.Randomness = .system) {
@@ -22,7 +27,9 @@ public struct FirebaseService: EmulatedService {
     public var jsonHeaders: [String: String] { EmulatorResponse.jsonHeaders }
 
     public mutating func respond(to request: ServiceRequest) -> ServiceReply {
-        Self.wantsEventStream(request) ? listen(request) : .response(RequestHandler.respond(to: request, state: &self))
+        inNamespace(of: request) { service in
+            Self.wantsEventStream(request) ? service.listen(request) : .response(RequestHandler.respond(to: request, state: &service))
+        }
     }
 
     /// Firebase's error body, byte for byte: `{\n  "error" : "<message>"\n}\n` [FBL].

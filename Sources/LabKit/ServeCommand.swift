@@ -10,8 +10,10 @@ import FirebaseEmulator
 public enum ServeCommand {
     public static let usage = """
           lab serve [--port 9000] [--database <export.json> | --empty] [--latency <ms>] [--keep-alive <s>]
+                    [--rules <database.rules.json>]
                                   the Firebase emulator on http://127.0.0.1:9000/, starting from the sample
-                                  database; one line per request; live updates with Accept: text/event-stream
+                                  database; one line per request; live updates with Accept: text/event-stream;
+                                  queries may order by the children the rules' ".indexOn" entries name
         """
 
     /// Firebase's own emulator listens on 9000, so URLs from its documentation work unchanged.
@@ -25,6 +27,8 @@ public enum ServeCommand {
         var empty = false
         var latencyMilliseconds = 0.0
         var keepAliveSeconds = FirebaseService.defaultKeepAliveInterval
+        /// A rules file whose `.indexOn` entries the queries may use; nil: no indexes.
+        var rules: String?
 
         static func parse(_ arguments: [String]) throws -> Options {
             var options = Options()
@@ -40,6 +44,7 @@ public enum ServeCommand {
                     guard let port = UInt16(text) else { throw UsageError("--port must be a number from 0 to 65535, not \(text)") }
                     options.port = port
                 case "--database": options.database = try value(of: "--database")
+                case "--rules": options.rules = try value(of: "--rules")
                 case "--empty": options.empty = true
                 case "--latency":
                     let text = try value(of: "--latency")
@@ -54,7 +59,7 @@ public enum ServeCommand {
                     }
                     options.keepAliveSeconds = seconds
                 default:
-                    let known = ["--port", "--database", "--empty", "--latency", "--keep-alive"]
+                    let known = ["--port", "--database", "--empty", "--latency", "--keep-alive", "--rules"]
                     throw UsageError("unknown option \(argument)" + (Spelling.closest(to: argument, among: known).map { ". Did you mean \($0)?" } ?? ""))
                 }
             }
@@ -83,6 +88,13 @@ public enum ServeCommand {
     static func start(_ options: Options, kitRoot: URL? = try? KitRoot.find(), output: @escaping (String) -> Void) throws -> EmulatorServer {
         let (database, source) = try database(for: options, kitRoot: kitRoot)
         let emulator = FirebaseEmulator(database: database)
+        if let rules = options.rules {
+            do {
+                emulator.queryIndexes = try QueryIndexes(rulesFile: URL(fileURLWithPath: rules))
+            } catch {
+                throw UsageError("--rules: \(error)")
+            }
+        }
         emulator.withService { $0.keepAliveInterval = options.keepAliveSeconds }
         emulator.latency = options.latencyMilliseconds / 1000
         emulator.keepsLatestRequests = 1000  // the terminal shows every request; memory stays bounded however long it runs
@@ -100,7 +112,7 @@ public enum ServeCommand {
               try it:    curl '\(url)/.json?print=pretty'
               write:     curl -X PUT -d '{"title":"Hello","identifier":"my-thread"}' '\(url)/my-thread.json'  (LESSONS.md §1.7)
               live:      curl -N -H 'Accept: text/event-stream' '\(url)/.json'
-              your code: baseURL = URL(string: "\(url)/")!  (Firebase emulator URLs with ?ns=<name> work too)
+              your code: baseURL = URL(string: "\(url)/")!  (?ns=<name> picks another database, empty at first, as in Firebase's emulator)
             One line per request below. Ctrl-C stops.
             """)
         return server
