@@ -10,7 +10,7 @@ extension EmulatorResponse {
 
     static func json(_ value: JSONValue, status: Int = 200, pretty: Bool = false) -> EmulatorResponse {
         // Pretty output ends with a newline, as Firebase's pretty error bodies do.
-        let text = pretty ? value.prettyText + "\n" : value.description
+        let text = pretty ? value.firebaseText(pretty: true) + "\n" : value.firebaseText()
         return raw(status: status, headers: jsonHeaders, body: Data(text.utf8))
     }
 
@@ -39,6 +39,14 @@ extension EmulatorResponse {
     /// `print=silent`: 204 and nothing else.
     static func noContent() -> EmulatorResponse {
         raw(status: 204, headers: jsonHeaders, body: Data())
+    }
+}
+
+extension JSONValue {
+    /// JSON as Firebase writes it: keys in Firebase's order, those that are 32-bit integers first, numerically
+    /// (`{"9":…,"10":…,"-x":…,"A":…}`), as its `orderBy="$key"` sorts them [RETR "How Data is Ordered"].
+    func firebaseText(pretty: Bool = false) -> String {
+        text(pretty: pretty, keysOrderedBy: QueryOrder.keyPrecedes)
     }
 }
 

@@ -153,7 +153,7 @@ extension FirebaseService {
     /// `event: put` / `data: {"path":"/a","data":…}`: path first, as Firebase writes it.
     static func event(_ name: String, path: [String], data: JSONValue) -> Data {
         let pathText = JSONValue.string("/" + path.joined(separator: "/")).description
-        return event(name, data: "{\"path\":\(pathText),\"data\":\(data.description)}")
+        return event(name, data: "{\"path\":\(pathText),\"data\":\(data.firebaseText())}")
     }
 
     static func event(_ name: String, data: String) -> Data {

@@ -125,11 +125,11 @@ enum RequestHandler {
         return parsed.value
     }
 
-    /// Depth limit, then server values resolved against what is stored at `target` now.
+    /// Depth and string-size limits, then server values resolved against what is stored at `target` now.
     private static func prepare(_ value: JSONValue, at target: [String], state: FirebaseService) throws -> JSONValue {
-        guard target.count + Validation.keyDepth(of: value) <= Validation.maximumDepth else {
-            throw Rejection(400, ErrorText.tooDeep)
-        }
+        let size = Validation.measure(value)
+        guard target.count + size.depth <= Validation.maximumDepth else { throw Rejection(400, ErrorText.tooDeep) }
+        guard size.longestString <= Validation.maximumStringBytes else { throw Rejection(400, ErrorText.stringTooLong) }
         do {
             return try ServerValues.resolve(value, existing: state.tree.stored(at: target), now: state.clock())
         } catch {
