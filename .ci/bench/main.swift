@@ -1,7 +1,7 @@
 // The load generator of .ci/bench-server: compiled with the kit's own socket and test-client files into one
 // program (no package needed), run against `lab serve` on 127.0.0.1. Prints requests/s and latency percentiles
-// for small GETs and PUTs over keep-alive with 1, 16 and 64 clients, and how long a write takes to reach 1 and 64
-// event-stream listeners.
+// for small GETs and PUTs and for a query (the first 10 of 100 children by key) over keep-alive with 1, 16 and 64
+// clients, and how long a write takes to reach 1 and 64 event-stream listeners.
 import Foundation
 
 let arguments = CommandLine.arguments
@@ -10,7 +10,7 @@ guard arguments.count >= 2, let port = UInt16(arguments[1]) else {
     exit(2)
 }
 let seconds = arguments.count >= 3 ? Double(arguments[2]) ?? 3 : 3
-/// One scenario only, for profiling: `PUT:16`.
+/// One scenario only, for profiling: `PUT:16`, `QUERY:16`.
 let only = arguments.count >= 4 ? arguments[3] : nil
 func selected(_ kind: String, _ count: Int) -> Bool { only == nil || only == "\(kind):\(count)" }
 
@@ -67,6 +67,8 @@ func load(_ method: String, clients: Int) {
             let sent = now()
             if method == "GET" {
                 connection.send("GET", "/bench/small.json")
+            } else if method == "QUERY" {
+                connection.send("GET", queryTarget)
             } else {
                 connection.send("PUT", "/bench/c\(client).json", body: Data("{\"n\":\(count)}".utf8))
             }
@@ -134,16 +136,22 @@ func fanOut(listeners: Int, rounds: Int = 30) {
     connections.forEach { $0.close() }
 }
 
-// Seed the small document the GETs read.
+/// The query scenario: the first 10 of 100 children by key (`$key` needs no index, so any rules will do).
+let queryTarget = "/bench/list.json?orderBy=%22$key%22&limitToFirst=10"
+
+// Seed the small document the GETs read, and the list the queries read.
 guard let setup = LoopbackConnection(port: port) else {
     print("cannot connect to 127.0.0.1:\(port)")
     exit(1)
 }
 setup.send("PUT", "/bench/small.json", body: Data("{\"title\":\"REST APIs\",\"n\":1}".utf8))
 _ = try? setup.readResponse()
+let list = (0..<100).map { "\"item\($0)\":{\"n\":\($0)}" }.joined(separator: ",")
+setup.send("PUT", "/bench/list.json", body: Data("{\(list)}".utf8))
+_ = try? setup.readResponse()
 setup.close()
 
-for method in ["GET", "PUT"] {
+for method in ["GET", "PUT", "QUERY"] {
     for clients in [1, 16, 64] where selected(method, clients) { load(method, clients: clients) }
 }
 for listeners in [1, 64] where selected("SSE", listeners) { fanOut(listeners: listeners) }

@@ -10,35 +10,67 @@ public final class EventStream {
     public let idleEvent: Data?
     public let idleInterval: TimeInterval
 
-    /// A client that reads slower than the service writes is cut off rather than let the queue grow without bound.
-    public static let maximumQueuedBytes = 8 << 20
+    /// A client that reads slower than the service writes is cut off (see `StreamBudget`) rather than let its
+    /// unread pieces take the server's memory.
+    public let budget: StreamBudget
 
     private let condition = NSCondition()
     private var queue: [Data] = []
-    private var queuedBytes = 0
+    /// Queued bytes plus the piece the transport is writing now: what the client has not read yet.
+    private var unreadBytes = 0
+    private var inFlightBytes = 0
     private var finished = false
     private var cancelled = false
+    private var onCancel: (() -> Void)?
 
-    public init(statusCode: Int = 200, headers: [String: String], idleEvent: Data? = nil, idleInterval: TimeInterval = 30) {
+    public init(statusCode: Int = 200, headers: [String: String], idleEvent: Data? = nil, idleInterval: TimeInterval = 30,
+                budget: StreamBudget = .shared) {
         self.statusCode = statusCode
         self.headers = headers
         self.idleEvent = idleEvent
         self.idleInterval = idleInterval
+        self.budget = budget
     }
 
-    /// Queues one piece; ignored once the stream has finished or been cancelled.
+    /// Queues one piece; ignored once the stream has finished or been cancelled. A stream over its budget is
+    /// cancelled instead, and its transport told to drop the client at once.
     public func send(_ piece: Data) {
         condition.lock()
-        defer { condition.unlock() }
-        guard !finished, !cancelled else { return }
-        queuedBytes += piece.count
-        if queuedBytes > Self.maximumQueuedBytes {
-            cancelled = true
-            queue.removeAll()
-        } else {
-            queue.append(piece)
+        guard !finished, !cancelled else { return condition.unlock() }
+        guard budget.reserve(piece.count, unread: unreadBytes) else {
+            let drop = cancelLocked()
+            condition.unlock()
+            drop?()
+            return
         }
+        unreadBytes += piece.count
+        queue.append(piece)
         condition.broadcast()
+        condition.unlock()
+    }
+
+    deinit { budget.release(unreadBytes) }  // a stream dropped without a transport ever draining it
+
+    /// The transport's way to drop its client when the stream is cancelled from elsewhere (over budget): a write
+    /// blocked on a client that stopped reading is not left waiting for its time-out.
+    public func whenCancelled(_ action: @escaping () -> Void) {
+        condition.lock()
+        let now = cancelled
+        if !now { onCancel = action }
+        condition.unlock()
+        if now { action() }
+    }
+
+    /// Under the lock: marks the stream cancelled, frees what it held; returns the transport's drop action.
+    private func cancelLocked() -> (() -> Void)? {
+        cancelled = true
+        queue.removeAll()
+        budget.release(unreadBytes)
+        unreadBytes = 0
+        inFlightBytes = 0
+        condition.broadcast()
+        defer { onCancel = nil }
+        return onCancel
     }
 
     /// The service ends the response once what was sent has been delivered.
@@ -52,9 +84,8 @@ public final class EventStream {
     /// The transport gave up (the client left, the server stops): later `send`s are dropped.
     public func cancel() {
         condition.lock()
-        cancelled = true
-        queue.removeAll()
-        condition.broadcast()
+        guard !cancelled else { return condition.unlock() }
+        _ = cancelLocked()  // the transport itself cancels: nothing to tell it
         condition.unlock()
     }
 
@@ -74,16 +105,21 @@ public final class EventStream {
         case end
     }
 
-    /// Waits up to `timeout` seconds for the next piece.
+    /// Waits up to `timeout` seconds for the next piece. Asking for the next one means the previous one was written.
     public func next(timeout: TimeInterval) -> Next {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
+        if !cancelled {
+            budget.release(inFlightBytes)
+            unreadBytes -= inFlightBytes
+            inFlightBytes = 0
+        }
         while true {
             if cancelled { return .end }
             if !queue.isEmpty {
                 let piece = queue.removeFirst()
-                queuedBytes -= piece.count
+                inFlightBytes = piece.count
                 return .piece(piece)
             }
             if finished { return .end }

@@ -32,6 +32,12 @@ extension Emulator where Service == FirebaseService {
         return withService { $0.tree.read(at: segments) }
     }
 
+    /// The `.indexOn` entries queries may use (`orderBy` a child or `"$value"` needs one, as on Firebase).
+    public var queryIndexes: QueryIndexes {
+        get { withService { $0.indexes } }
+        set { withService { $0.indexes = newValue } }
+    }
+
     /// Replaces the whole tree (arrays, nulls and empty objects are stored the way a PUT would store them).
     public func load(_ database: JSONValue) {
         withService { $0.tree = DataTree(database) }

@@ -14,6 +14,11 @@ public struct FirebaseService: EmulatedService {
     var listeners: [Listener] = []
     /// Security rules (Rules/): nil, the default, allows everything and ignores `auth=`, as the kit always did.
     public var rules: SecurityRules?
+    /// The rules' `.indexOn` entries: which children `orderBy` may name. None by default, as in a database whose
+    /// rules have no `.indexOn` (the Firebase emulator's open default rules have none).
+    public var indexes = QueryIndexes()
+    /// The databases `?ns=<name>` names, other than the default one (`tree`).
+    var namespaces: [String: Namespace] = [:]
 
     public init(database: JSONValue = .null, clock: @escaping () -> Date = { Date() },
                 randomness: PushIDGenerator.Randomness = .system) {
@@ -25,9 +30,12 @@ public struct FirebaseService: EmulatedService {
     public var jsonHeaders: [String: String] { EmulatorResponse.jsonHeaders }
 
     public mutating func respond(to request: ServiceRequest) -> ServiceReply {
-        // fb-auth hook: with rules, `auth=` and the rules decide first (Rules/RulesGate.swift).
-        if let rules = rules { return respondUnderRules(rules, to: request) }
-        return respondUnchecked(to: request)
+        // `?ns=` picks the database (Namespaces.swift); in it, with rules, `auth=` and the rules decide first
+        // (Rules/RulesGate.swift).
+        inNamespace(of: request) { service in
+            if let rules = service.rules { return service.respondUnderRules(rules, to: request) }
+            return service.respondUnchecked(to: request)
+        }
     }
 
     mutating func respondUnchecked(to request: ServiceRequest) -> ServiceReply {

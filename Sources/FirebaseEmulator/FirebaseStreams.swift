@@ -13,6 +13,8 @@ extension FirebaseService {
     struct Listener {
         let path: [String]
         let stream: EventStream
+        /// A stream of a query sees only the query's result.
+        var query: Query? = nil
     }
 
     /// One child of a PATCH: the key as sent ("a/b" allowed), where it lands, and the resolved value.
@@ -43,42 +45,88 @@ extension FirebaseService {
         headers["Content-Length"] = nil
         let stream = EventStream(headers: headers, idleEvent: Self.event("keep-alive", data: "null"),
                                  idleInterval: keepAliveInterval)
-        stream.send(Self.event("put", path: [], data: tree.read(at: path)))
-        listeners.append(Listener(path: path, stream: stream))
+        let query = try? RequestHandler.query(of: request, at: path, state: self)  // checked by the GET above
+        let listener = Listener(path: path, stream: stream, query: query ?? nil)
+        stream.send(Self.event("put", path: [], data: query == nil ? tree.read(at: path) : DataTree.presented(view(of: listener, at: path))))
+        listeners.append(listener)
         return .stream(stream)
     }
 
     /// PUT, POST and DELETE: writes `value` at `target`; each listener whose data changed gets a `put`.
     mutating func set(_ value: JSONValue, at target: [String]) {
-        listeners.removeAll { $0.stream.isCancelled }
-        let watched = listeners.map { Self.deeper($0.path, target) }
-        let before = watched.map { $0.map { tree.read(at: $0) } }
+        let watched = watchedLocations(of: target)
         tree.write(value, at: target)
-        for (index, listener) in listeners.enumerated() {
-            guard let location = watched[index], let old = before[index] else { continue }
-            let new = tree.read(at: location)
-            if new != old { listener.stream.send(Self.event("put", path: Array(location.dropFirst(listener.path.count)), data: new)) }
+        var shared = SharedEvents()
+        for (listener, location, old) in watched {
+            let new = view(of: listener, at: location)
+            guard new != old else { continue }
+            send(changesFrom: old, to: new, at: location, to: listener) {
+                shared.event(for: listener.path) { Self.event("put", path: Array(location.dropFirst(listener.path.count)), data: new) }
+            }
         }
     }
 
     /// PATCH at `path`: listeners at or above it get one `patch` with the updated children; listeners below it a
     /// `put` of their own location when it changed.
     mutating func update(_ updates: [Update], at path: [String]) {
-        listeners.removeAll { $0.stream.isCancelled }
-        let watched = listeners.map { Self.deeper($0.path, path) }
-        let before = watched.map { $0.map { tree.read(at: $0) } }
+        let watched = watchedLocations(of: path)
         for update in updates { tree.write(update.value, at: update.target) }
-        for (index, listener) in listeners.enumerated() {
-            guard let location = watched[index], let old = before[index] else { continue }
-            let new = tree.read(at: location)
+        var shared = SharedEvents()
+        for (listener, location, old) in watched {
+            let new = view(of: listener, at: location)
             guard new != old else { continue }
-            if location == path {
-                var children: [String: JSONValue] = [:]
-                for update in updates { children[update.key] = tree.read(at: update.target) }
-                listener.stream.send(Self.event("patch", path: Array(path.dropFirst(listener.path.count)), data: .object(children)))
-            } else {
-                listener.stream.send(Self.event("put", path: [], data: new))
+            send(changesFrom: old, to: new, at: location, to: listener) {
+                shared.event(for: listener.path) {
+                    guard location == path else { return Self.event("put", path: [], data: new) }
+                    var children: [String: JSONValue] = [:]
+                    for update in updates { children[update.key] = tree.read(at: update.target) }
+                    return Self.event("patch", path: Array(path.dropFirst(listener.path.count)), data: .object(children))
+                }
             }
+        }
+    }
+
+    /// The open listeners a write at `target` can concern, each with the location it watches and what it sees there
+    /// now. Listeners whose client left are forgotten here.
+    private mutating func watchedLocations(of target: [String]) -> [(Listener, [String], JSONValue)] {
+        listeners.removeAll { $0.stream.isCancelled }
+        return listeners.compactMap { listener in
+            guard let location = Self.deeper(listener.path, target) else { return nil }
+            let watched = listener.query == nil ? location : listener.path  // a query watches its whole window
+            return (listener, watched, view(of: listener, at: watched))
+        }
+    }
+
+    /// What a listener sees at `location`: the data there, or (for a query) its result in storage form.
+    private func view(of listener: Listener, at location: [String]) -> JSONValue {
+        guard let query = listener.query else { return tree.read(at: location) }
+        return query.apply(to: tree.stored(at: location))
+    }
+
+    /// A plain listener gets `event()`; a query's listener gets a `put` for each child that entered, left or changed
+    /// in its window, so its view stays equal to the query's result.
+    private func send(changesFrom old: JSONValue, to new: JSONValue, at location: [String], to listener: Listener,
+                      event: () -> Data) {
+        guard listener.query != nil else { return listener.stream.send(event()) }
+        guard old.objectValue != nil || old == .null, new.objectValue != nil || new == .null else {
+            return listener.stream.send(Self.event("put", path: [], data: DataTree.presented(new)))
+        }
+        let keys = Set((old.objectValue ?? [:]).keys).union((new.objectValue ?? [:]).keys)
+        for key in keys.sorted(by: QueryOrder.keyPrecedes) where old[key] != new[key] {
+            listener.stream.send(Self.event("put", path: [key], data: DataTree.presented(new[key])))
+        }
+    }
+
+    /// One write's events, built once per listened location: listeners at one place share one buffer (a 1 MB write
+    /// to 50 listeners holds 1 MB, not 50).
+    private struct SharedEvents {
+        private var built: [[String]: Data] = [:]
+
+        mutating func event(for listened: [String], _ make: () -> Data) -> Data {
+            if let event = built[listened] { return event }
+            let event = make()
+            built[listened] = event
+            return event
         }
     }
 
@@ -105,7 +153,7 @@ extension FirebaseService {
     /// `event: put` / `data: {"path":"/a","data":…}`: path first, as Firebase writes it.
     static func event(_ name: String, path: [String], data: JSONValue) -> Data {
         let pathText = JSONValue.string("/" + path.joined(separator: "/")).description
-        return event(name, data: "{\"path\":\(pathText),\"data\":\(data.description)}")
+        return event(name, data: "{\"path\":\(pathText),\"data\":\(data.firebaseText())}")
     }
 
     static func event(_ name: String, data: String) -> Data {

@@ -4,7 +4,7 @@ import Foundation
 /// No locking, no faults, no timing: the emulator core adds those.
 enum RequestHandler {
     /// A request refused with a Firebase error response.
-    private struct Rejection: Error {
+    struct Rejection: Error {
         let response: EmulatorResponse
         init(_ status: Int, _ message: String) { response = .firebaseError(status: status, message: message) }
     }
@@ -24,6 +24,7 @@ enum RequestHandler {
     private static func respondOrReject(_ request: ServiceRequest, state: inout FirebaseService) throws -> EmulatorResponse {
         // Firebase's own check comes first: without `.json` it is not the REST API at all (403 as firetest; inferred).
         guard request.hasJSONSuffix else { return .plainText(status: 403, ErrorText.missingJSONSuffix) }
+        if request.method == "OPTIONS" { return .corsPreflight(request) }
         guard supportedMethods.contains(request.method) else {
             throw Rejection(405, ErrorText.methodNotAllowed(request.method))
         }
@@ -39,13 +40,15 @@ enum RequestHandler {
 
         switch request.method {
         case "GET":
-            return success(read(at: path, shallow: request.query["shallow"] == "true", tree: state.tree))
+            if let unchanged = ConditionalRequests.notModified(request, at: path, tree: state.tree) { return unchanged }
+            return ConditionalRequests.tagging(success(try read(request, at: path, state: state)), request, at: path, tree: state.tree)
         case "HEAD":
             let get = success(read(at: path, shallow: false, tree: state.tree))
             return EmulatorResponse(statusCode: get.statusCode, headers: get.headers, body: Data())
         case "DELETE":
+            if let stale = ConditionalRequests.refusal(of: request, at: path, tree: state.tree) { return stale }
             state.set(.null, at: path)
-            return success(.null)
+            return ConditionalRequests.tagging(success(.null), request, at: path, tree: state.tree)
         default:
             break
         }
@@ -54,8 +57,9 @@ enum RequestHandler {
         switch request.method {
         case "PUT":
             let value = try prepare(body, at: path, state: state)
+            if let stale = ConditionalRequests.refusal(of: request, at: path, tree: state.tree) { return stale }
             state.set(value, at: path)
-            return success(value)
+            return ConditionalRequests.tagging(success(value), request, at: path, tree: state.tree)
         case "POST":
             let name = state.pushIDs.next()
             let value = try prepare(body, at: path + [name], state: state)
@@ -77,7 +81,31 @@ enum RequestHandler {
         }
     }
 
-    private static func read(at path: [String], shallow: Bool, tree: DataTree) -> JSONValue {
+    /// A GET's answer: the data at `path`, shallow or filtered by the request's query.
+    private static func read(_ request: ServiceRequest, at path: [String], state: FirebaseService) throws -> JSONValue {
+        let shallow = request.query["shallow"] == "true"
+        let query = try self.query(of: request, at: path, state: state)
+        if shallow && query != nil { throw Rejection(400, ErrorText.shallowWithQuery) }
+        if let query = query { return DataTree.presented(query.apply(to: state.tree.stored(at: path))) }
+        return read(at: path, shallow: shallow, tree: state.tree)
+    }
+
+    /// The request's query, checked against the indexes; nil when it has none.
+    static func query(of request: ServiceRequest, at path: [String], state: FirebaseService) throws -> Query? {
+        guard !request.query.isEmpty else { return nil }  // the common case, kept cheap
+        let query: Query?
+        do {
+            query = try Query.parse(request.query)
+        } catch let refusal as Query.Refusal {
+            throw Rejection(400, refusal.message)
+        }
+        if let child = query?.requiredIndex, !state.indexes.isIndexed(child, at: path) {
+            throw Rejection(400, ErrorText.indexNotDefined(child, path: path))
+        }
+        return query
+    }
+
+    static func read(at path: [String], shallow: Bool, tree: DataTree) -> JSONValue {
         let value = tree.read(at: path)
         // `shallow=true`: an object's children are replaced by `true` [RETR].
         guard shallow, case .object(let children) = tree.stored(at: path) else { return value }
@@ -86,6 +114,8 @@ enum RequestHandler {
 
     /// The body as JSON with Firebase's checks: present and valid JSON, then every key valid.
     private static func parseBody(_ request: ServiceRequest) throws -> JSONValue {
+        // Depth first, on the raw bytes: nothing recursive may see a body nested thousands of levels deep.
+        if let data = request.body, NestingLimit.isTooDeep(data) { throw Rejection(400, ErrorText.tooDeep) }
         guard let data = request.body, let parsed = try? JSONParser.parse(data) else {
             throw Rejection(400, ErrorText.invalidJSON)
         }
@@ -95,11 +125,11 @@ enum RequestHandler {
         return parsed.value
     }
 
-    /// Depth limit, then server values resolved against what is stored at `target` now.
+    /// Depth and string-size limits, then server values resolved against what is stored at `target` now.
     private static func prepare(_ value: JSONValue, at target: [String], state: FirebaseService) throws -> JSONValue {
-        guard target.count + Validation.keyDepth(of: value) <= Validation.maximumDepth else {
-            throw Rejection(400, ErrorText.tooDeep)
-        }
+        let size = Validation.measure(value)
+        guard target.count + size.depth <= Validation.maximumDepth else { throw Rejection(400, ErrorText.tooDeep) }
+        guard size.longestString <= Validation.maximumStringBytes else { throw Rejection(400, ErrorText.stringTooLong) }
         do {
             return try ServerValues.resolve(value, existing: state.tree.stored(at: target), now: state.clock())
         } catch {

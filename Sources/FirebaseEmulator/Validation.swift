@@ -37,13 +37,26 @@ enum Validation {
         }
     }
 
-    /// How many levels of keys `value` adds below its location (0 for a scalar).
-    static func keyDepth(of value: JSONValue) -> Int {
+    /// A string may hold 10 MB of UTF-8 [LIMITS: https://firebase.google.com/docs/database/usage/limits].
+    static let maximumStringBytes = 10 << 20
+
+    /// How many levels of keys `value` adds below its location (0 for a scalar), and its longest string in UTF-8
+    /// bytes. Recursive: call it only on values whose nesting `NestingLimit` has checked.
+    static func measure(_ value: JSONValue) -> (depth: Int, longestString: Int) {
         switch value {
-        case .object(let object): return 1 + (object.values.map(keyDepth).max() ?? 0)
-        case .array(let array): return 1 + (array.map(keyDepth).max() ?? 0)
-        default: return 0
+        case .object(let object): return deeper(object.values.lazy.map(measure))
+        case .array(let array): return deeper(array.lazy.map(measure))
+        case .string(let string): return (0, string.utf8.count)
+        default: return (0, 0)
         }
+    }
+
+    private static func deeper<S: Sequence>(_ children: S) -> (depth: Int, longestString: Int) where S.Element == (depth: Int, longestString: Int) {
+        var result = (depth: 1, longestString: 0)
+        for child in children {
+            result = (max(result.depth, child.depth + 1), max(result.longestString, child.longestString))
+        }
+        return result
     }
 }
 
@@ -61,6 +74,8 @@ enum ErrorText {
         "Invalid data; couldn't parse key beginning at \(line):\(column). Key value can't be empty or contain $ # [ ] / or ."
     }
 
+    /// Inferred wording: Firebase documents the limit (10 MB), not this message.
+    static let stringTooLong = "Invalid data; a string is longer than 10 MB."
     /// Inferred wording: Firebase documents the limit, not this message.
     static let tooDeep = "Invalid data; data is nested too deeply (more than 32 levels)."
     /// Inferred wording: Firebase answers 400 for an unknown server value; the text is not documented.

@@ -16,7 +16,8 @@ public enum ServeCommand {
                                   database; one line per request; live updates with Accept: text/event-stream;
                                   Firebase Auth's REST sign-in on http://127.0.0.1:9099/ (--auth-port 0: a free
                                   port; with --port 0 it is 0 too unless given); --rules: Firebase security
-                                  rules checked against auth=<ID token> (without it every request is allowed)
+                                  rules checked against auth=<ID token> (without it every request is allowed),
+                                  and its ".indexOn" entries name the children queries may order by
         """
 
     /// Firebase's own emulator listens on 9000, so URLs from its documentation work unchanged.
@@ -32,7 +33,8 @@ public enum ServeCommand {
         var keepAliveSeconds = FirebaseService.defaultKeepAliveInterval
         /// nil: 9099, or a free port when `port` is 0 (so tests and a second `lab serve --port 0` never clash).
         var authPort: UInt16?
-        /// A `database.rules.json`; nil: no rules, every request allowed.
+        /// A `database.rules.json` (its rules, and its `.indexOn` entries for queries); nil: no rules, every
+        /// request allowed, no indexes.
         var rules: String?
 
         static func parse(_ arguments: [String]) throws -> Options {
@@ -49,6 +51,7 @@ public enum ServeCommand {
                     guard let port = UInt16(text) else { throw UsageError("--port must be a number from 0 to 65535, not \(text)") }
                     options.port = port
                 case "--database": options.database = try value(of: "--database")
+                case "--rules": options.rules = try value(of: "--rules")
                 case "--empty": options.empty = true
                 case "--latency":
                     let text = try value(of: "--latency")
@@ -98,6 +101,7 @@ public enum ServeCommand {
         let (database, source) = try database(for: options, kitRoot: kitRoot)
         let emulator = FirebaseEmulator(database: database)
         emulator.rules = try rules(for: options)
+        if let loaded = emulator.rules { emulator.queryIndexes = loaded.queryIndexes }
         emulator.withService { $0.keepAliveInterval = options.keepAliveSeconds }
         emulator.latency = options.latencyMilliseconds / 1000
         emulator.keepsLatestRequests = 1000  // the terminal shows every request; memory stays bounded however long it runs
@@ -122,7 +126,7 @@ public enum ServeCommand {
               try it:    curl '\(url)/.json?print=pretty'
               write:     curl -X PUT -d '{"title":"Hello","identifier":"my-thread"}' '\(url)/my-thread.json'  (LESSONS.md §1.7)
               live:      curl -N -H 'Accept: text/event-stream' '\(url)/.json'
-              your code: baseURL = URL(string: "\(url)/")!  (Firebase emulator URLs with ?ns=<name> work too)
+              your code: baseURL = URL(string: "\(url)/")!  (?ns=<name> picks another database, empty at first, as in Firebase's emulator)
             \(rulesBanner(options))
             \(authBanner(port: auth.port))
             One line per request below. Ctrl-C stops.

@@ -34,9 +34,9 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue(banner.contains("http://127.0.0.1:\(server.port)/"), "Expected the URL in:\n\(banner)")
         XCTAssertTrue(banner.contains("curl"), "Expected a curl line to try in:\n\(banner)")
         let connection = try XCTUnwrap(LoopbackConnection(port: server.port), "setup: could not connect")
-        connection.send("GET", "/.json?ns=demo")
+        connection.send("GET", "/.json")
         let response = try connection.readResponse()
-        XCTAssertEqual(response.status, 200, "Expected the emulator to answer, ?ns= accepted")
+        XCTAssertEqual(response.status, 200, "Expected the emulator to answer")
         XCTAssertTrue(response.bodyText.contains("695398C4-498C-40A8-AA76-CB2B20DFD9FA"), "Expected the sample database by default")
     }
 

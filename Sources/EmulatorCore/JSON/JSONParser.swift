@@ -28,8 +28,9 @@ package struct JSONParser {
         package let keys: [Key]
     }
 
-    /// Far deeper than Firebase's 32 levels, low enough that recursion can never exhaust the stack.
-    static let maximumNesting = 512
+    /// Far deeper than Firebase's 32 levels, low enough that recursion never exhausts even a 512 KB thread stack
+    /// (macOS's default for secondary threads) in a debug build: 512 levels crashed `lab serve`'s 1 MB threads.
+    static let maximumNesting = 128
 
     package static func parse(_ data: Data) throws -> Result {
         var parser = JSONParser(bytes: [UInt8](data))

@@ -25,6 +25,11 @@ public enum JSONValue: Equatable {
     /// Compact JSON with sorted keys.
     public var jsonData: Data { Data(JSONWriter.compact(self).utf8) }
 
+    /// JSON text with keys in the given order (a service's own, say Firebase's integer keys first), compact or pretty.
+    public func text(pretty: Bool = false, keysOrderedBy order: @escaping (String, String) -> Bool) -> String {
+        pretty ? JSONWriter.pretty(self, keyOrder: order) : JSONWriter.compact(self, keyOrder: order)
+    }
+
     /// Pretty JSON with sorted keys, in Firebase's style (`"key" : value`, two-space indent), for failure messages.
     public var prettyText: String { JSONWriter.pretty(self) }
 

@@ -1,37 +1,39 @@
 import Foundation
 
 /// Writes JSON text: compact (the default response body) or pretty (`print=pretty` and error bodies).
-/// Keys are sorted so bodies and failure messages are deterministic.
+/// Keys are sorted (by `<` unless a service gives its own order) so bodies and failure messages are deterministic.
 enum JSONWriter {
-    static func compact(_ value: JSONValue) -> String {
+    typealias KeyOrder = (String, String) -> Bool
+
+    static func compact(_ value: JSONValue, keyOrder: KeyOrder = (<)) -> String {
         var out = ""
-        writeCompact(value, into: &out)
+        writeCompact(value, keyOrder: keyOrder, into: &out)
         return out
     }
 
     /// Firebase's pretty style, as its error bodies show byte for byte: `{\n  "error" : "Permission denied"\n}`.
     /// No trailing newline here; the server adds one after a whole body.
-    static func pretty(_ value: JSONValue) -> String {
+    static func pretty(_ value: JSONValue, keyOrder: KeyOrder = (<)) -> String {
         var out = ""
-        writePretty(value, indent: "", into: &out)
+        writePretty(value, indent: "", keyOrder: keyOrder, into: &out)
         return out
     }
 
-    private static func writeCompact(_ value: JSONValue, into out: inout String) {
+    private static func writeCompact(_ value: JSONValue, keyOrder: KeyOrder, into out: inout String) {
         switch value {
         case .array(let elements):
             out += "["
             for (offset, element) in elements.enumerated() {
                 if offset > 0 { out += "," }
-                writeCompact(element, into: &out)
+                writeCompact(element, keyOrder: keyOrder, into: &out)
             }
             out += "]"
         case .object(let object):
             out += "{"
-            for (offset, key) in object.keys.sorted().enumerated() {
+            for (offset, key) in object.keys.sorted(by: keyOrder).enumerated() {
                 if offset > 0 { out += "," }
                 out += quoted(key) + ":"
-                writeCompact(object[key]!, into: &out)
+                writeCompact(object[key]!, keyOrder: keyOrder, into: &out)
             }
             out += "}"
         default:
@@ -39,23 +41,23 @@ enum JSONWriter {
         }
     }
 
-    private static func writePretty(_ value: JSONValue, indent: String, into out: inout String) {
+    private static func writePretty(_ value: JSONValue, indent: String, keyOrder: KeyOrder, into out: inout String) {
         let inner = indent + "  "
         switch value {
         case .array(let elements) where !elements.isEmpty:
             out += "[\n"
             for (offset, element) in elements.enumerated() {
                 out += inner
-                writePretty(element, indent: inner, into: &out)
+                writePretty(element, indent: inner, keyOrder: keyOrder, into: &out)
                 out += offset < elements.count - 1 ? ",\n" : "\n"
             }
             out += indent + "]"
         case .object(let object) where !object.isEmpty:
             out += "{\n"
-            let keys = object.keys.sorted()
+            let keys = object.keys.sorted(by: keyOrder)
             for (offset, key) in keys.enumerated() {
                 out += inner + quoted(key) + " : "
-                writePretty(object[key]!, indent: inner, into: &out)
+                writePretty(object[key]!, indent: inner, keyOrder: keyOrder, into: &out)
                 out += offset < keys.count - 1 ? ",\n" : "\n"
             }
             out += indent + "}"

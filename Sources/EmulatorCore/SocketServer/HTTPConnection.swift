@@ -47,6 +47,21 @@ final class HTTPConnection {
         stopSignal.signal()
     }
 
+    /// Shuts the socket down (unless already closed) so a blocked write returns at once.
+    private func dropClient() {
+        lock.lock()
+        if !closed { socket.shutdownBoth() }
+        lock.unlock()
+    }
+
+    /// One piece of a stream; a large one is framed around, not copied into a new buffer per client.
+    private func send(_ piece: Data, chunked: Bool) -> Bool {
+        guard chunked else { return socket.sendAll(piece) }
+        guard piece.count > 64 << 10 else { return socket.sendAll(HTTPResponseHead.chunk(piece)) }
+        return socket.sendAll(HTTPResponseHead.chunkHeader(piece.count)) && socket.sendAll(piece)
+            && socket.sendAll(Data([13, 10]))
+    }
+
     private var isStopping: Bool {
         lock.lock()
         defer { lock.unlock() }
@@ -83,6 +98,7 @@ final class HTTPConnection {
         let request = ServiceRequest(method: head.method, url: url, headers: head.headerDictionary, body: body)
         let processed = emulator.process(request, over: .socket)
         if !awaitDelivery(of: processed) {
+            if case .stream(let stream) = processed.reply { stream.cancel() }
             emulator.noteCancelled(processed.number)
             return false  // stopped while waiting
         }
@@ -208,6 +224,7 @@ final class HTTPConnection {
             lock.unlock()
         }
         if stopped { stream.cancel() }
+        stream.whenCancelled { [weak self] in self?.dropClient() }  // over its memory budget: drop the client now
         let chunked = head.minorVersion == 1
         let headBytes = HTTPResponseHead.bytes(status: stream.statusCode, headers: stream.headers,
                                                framing: chunked ? .chunked : .untilClose, keepAlive: chunked && keepAlive)
@@ -222,7 +239,7 @@ final class HTTPConnection {
             // Wake at least twice a second to notice a client that left while nothing was sent.
             switch stream.next(timeout: min(max(0, stream.idleInterval - quiet), 0.5)) {
             case .piece(let piece):
-                guard socket.sendAll(chunked ? HTTPResponseHead.chunk(piece) : piece) else {
+                guard send(piece, chunked: chunked) else {
                     stream.cancel()
                     return false
                 }

@@ -33,11 +33,15 @@ enum HTTPResponseHead {
 
     /// A piece of a chunked body.
     static func chunk(_ data: Data) -> Data {
-        var bytes = Data(String(data.count, radix: 16).utf8)
-        bytes.append(contentsOf: [13, 10])
+        var bytes = chunkHeader(data.count)
         bytes.append(data)
         bytes.append(contentsOf: [13, 10])
         return bytes
+    }
+
+    /// The size line before a chunk's bytes (which are followed by CRLF).
+    static func chunkHeader(_ count: Int) -> Data {
+        Data((String(count, radix: 16) + "\r\n").utf8)
     }
 
     static let lastChunk = Data("0\r\n\r\n".utf8)

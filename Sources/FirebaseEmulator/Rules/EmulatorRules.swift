@@ -9,7 +9,10 @@ extension Emulator where Service == FirebaseService {
 
     /// Loads rules from the text of a `database.rules.json`; throws `SecurityRulesError` (line, path, reason) for a
     /// rule the kit cannot read, and then leaves the rules as they were.
+    /// Their `.indexOn` entries become the query indexes.
     public func setRules(_ json: String) throws {
-        rules = try SecurityRules(json: json)
+        let loaded = try SecurityRules(json: json)
+        rules = loaded
+        queryIndexes = loaded.queryIndexes
     }
 }

@@ -49,6 +49,18 @@ public struct SecurityRules {
         root = try loader.load(parsed.value)
     }
 
+    /// The rules' `.indexOn` entries, for queries (`orderBy` a child needs one, as on Firebase).
+    public var queryIndexes: QueryIndexes {
+        var entries: [QueryIndexes.Entry] = []
+        var pending: [([String], Node)] = [([], root)]
+        while let (path, node) = pending.popLast() {
+            if !node.indexOn.isEmpty { entries.append(.init(path: path, children: node.indexOn)) }
+            pending += node.children.map { (path + [$0.key], $0.value) }
+            if let (name, child) = node.wildcard { pending.append((path + [name], child)) }
+        }
+        return QueryIndexes(entries: entries)
+    }
+
     /// Reads a rules file.
     public init(contentsOf url: URL) throws {
         let data: Data
