@@ -6,7 +6,12 @@ import Foundation
 enum QueryOrder {
     /// Firebase's key order (the SDKs' `nameCompare`): integer keys first, numerically; then strings by UTF-16 units.
     static func keyPrecedes(_ a: String, _ b: String) -> Bool {
-        switch (int32Key(a), int32Key(b)) {
+        keyPrecedes(a, int32Key(a), b, int32Key(b))
+    }
+
+    /// The same, with each key's integer (or nil) already worked out.
+    static func keyPrecedes(_ a: String, _ intA: Int64?, _ b: String, _ intB: Int64?) -> Bool {
+        switch (intA, intB) {
         case let (x?, y?): return x == y ? a.utf8.count < b.utf8.count : x < y
         case (.some, nil): return true
         case (nil, .some): return false
