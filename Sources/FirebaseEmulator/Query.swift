@@ -90,7 +90,7 @@ struct Query: Equatable {
     func apply(to stored: JSONValue) -> JSONValue {
         guard case .object(let children) = stored else { return stored }
         var matching: [Entry] = []
-        for (key, value) in children {
+        for (key, value) in children where key != DataTree.priorityKey {
             let entry = Entry(key: key, intKey: QueryOrder.int32Key(key), orderValue: orderValue(of: value, key: key), value: value)
             if isInRange(entry.orderValue) { matching.append(entry) }
         }
@@ -124,7 +124,9 @@ struct Query: Equatable {
     private func orderValue(of child: JSONValue, key: String) -> JSONValue {
         switch order {
         case .key: return .string(key)
-        case .value: return child.objectValue == nil ? child : .object([:])
+        case .value:
+            let leaf = DataTree.leaf(child)
+            return leaf.objectValue == nil ? leaf : .object([:])
         case .priority: return child[".priority"]
         case .child(let path): return path.reduce(child) { $0[$1] }
         }
