@@ -75,6 +75,9 @@ enum RequestHandler {
             var echo: [String: JSONValue] = [:]
             for key in updates.keys.sorted() {
                 let target = path + key.split(separator: "/").map(String.init)
+                if target.last == DataTree.priorityKey && !Validation.isPriority(updates[key]!) {
+                    throw Rejection(400, ErrorText.invalidPriority)
+                }
                 let value = try prepare(updates[key]!, at: target, state: state)
                 prepared.append(FirebaseService.Update(key: key, target: target, value: value))
                 echo[key] = value

@@ -45,6 +45,8 @@ final class PriorityTests: XCTestCase {
             XCTAssertEqual(emulator.handle(request("PUT", "/x.json", on: emulator, body: body)).statusCode, 400,
                            "Expected \(body) refused: a priority is a number, a string or null; .value stands alone (\(Self.docs))")
         }
+        let patch = emulator.handle(request("PATCH", "/.json", on: emulator, body: ["x/.priority": ["y": 1]]))
+        XCTAssertEqual(patch.statusCode, 400, "Expected a PATCH that makes a priority an object refused")
         XCTAssertEqual(emulator.database, .null, "Expected nothing written")
     }
 }
