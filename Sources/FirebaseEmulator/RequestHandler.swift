@@ -43,7 +43,8 @@ enum RequestHandler {
         switch request.method {
         case "GET":
             if let unchanged = ConditionalRequests.notModified(request, at: path, tree: state.tree) { return unchanged }
-            return ConditionalRequests.tagging(success(try read(request, at: path, state: state)), request, at: path, tree: state.tree)
+            let answer = ReadOptions.applied(to: success(try read(request, at: path, state: state)), request)
+            return ConditionalRequests.tagging(answer, request, at: path, tree: state.tree)
         case "HEAD":
             let get = success(read(at: path, shallow: false, tree: state.tree))
             return EmulatorResponse(statusCode: get.statusCode, headers: get.headers, body: Data())
