@@ -35,17 +35,27 @@ enum ConditionalRequests {
         return EmulatorResponse.json(tree.read(at: path), status: 412).adding("ETag", current)
     }
 
+    /// Names a header of conditional requests (`X-Firebase-ETag`, `if-match`, `if-none-match`): one pass over the
+    /// headers, so requests without them (nearly all) pay almost nothing.
+    static func isConditional(_ request: ServiceRequest) -> Bool {
+        request.headers.keys.contains { name in
+            HeaderName.equal(name, "X-Firebase-ETag") || HeaderName.equal(name, "if-match") || HeaderName.equal(name, "if-none-match")
+        }
+    }
+
     /// For a GET with `if-none-match` equal to the current ETag: 304 Not Modified, no body.
     static func notModified(_ request: ServiceRequest, at path: [String], tree: DataTree) -> EmulatorResponse? {
-        guard let tag = request.header("if-none-match"), tag == etag(of: tree.stored(at: path)) else { return nil }
+        guard isConditional(request), let tag = request.header("if-none-match"), tag == etag(of: tree.stored(at: path)) else {
+            return nil
+        }
         return EmulatorResponse.raw(status: 304, headers: EmulatorResponse.jsonHeaders, body: Data()).adding("ETag", tag)
     }
 
     /// The ETag header on a successful answer when the request asked for it or was conditional.
     static func tagging(_ response: EmulatorResponse, _ request: ServiceRequest, at path: [String], tree: DataTree) -> EmulatorResponse {
-        guard wantsETag(request) || request.header("if-match") != nil || request.header("if-none-match") != nil else {
-            return response
-        }
+        guard isConditional(request),
+            wantsETag(request) || request.header("if-match") != nil || request.header("if-none-match") != nil
+        else { return response }
         return response.adding("ETag", etag(of: tree.stored(at: path)))
     }
 }

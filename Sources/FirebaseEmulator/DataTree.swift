@@ -3,6 +3,8 @@ import Foundation
 /// The database as Firebase stores it: a tree of objects with scalar leaves.
 /// Invariants of `root`: no arrays (they are stored as children "0", "1", …), no nulls below the root,
 /// no empty objects (writing `{}` or `[]` stores nothing, firebase-tools#218). So `.null` means empty.
+/// Priorities [REF "Priorities"]: an object's is its child `.priority`; a leaf with one is stored
+/// `{".value": leaf, ".priority": p}`, as Firebase's export format writes it. Reads leave them out.
 struct DataTree {
     private(set) var root: JSONValue = .null
 
@@ -21,8 +23,8 @@ struct DataTree {
     }
 
     /// The value at `path` as a read returns it: arrays reconstructed by Firebase's heuristic.
-    func read(at path: [String]) -> JSONValue {
-        Self.presented(stored(at: path))
+    func read(at path: [String], withPriorities: Bool = false) -> JSONValue {
+        Self.presented(stored(at: path), withPriorities: withPriorities)
     }
 
     /// Replaces the value at `path` (null removes it) and prunes ancestors left empty.
@@ -32,7 +34,9 @@ struct DataTree {
 
     private static func replacing(in node: JSONValue, path: ArraySlice<String>, with value: JSONValue) -> JSONValue {
         guard let key = path.first else { return value }
-        var children = node.objectValue ?? [:]  // writing below a scalar replaces the scalar
+        // Writing below a scalar replaces the scalar, except its priority, which wraps it.
+        var children = node.objectValue ?? (key == priorityKey && node != .null ? [valueKey: node] : [:])
+        if key != priorityKey { children.removeValue(forKey: valueKey) }
         let child = replacing(in: children[key] ?? .null, path: path.dropFirst(), with: value)
         // Not `children[key] = nil`: JSONValue is ExpressibleByNilLiteral, so that would store .null.
         if child == .null {
@@ -40,7 +44,23 @@ struct DataTree {
         } else {
             children[key] = child
         }
-        return children.isEmpty ? .null : .object(children)
+        return storageForm(children)
+    }
+
+    static let priorityKey = ".priority"
+    static let valueKey = ".value"
+
+    /// An object's children as stored: nothing when none is left but a priority; a `.value` without a priority is
+    /// just that value.
+    private static func storageForm(_ children: [String: JSONValue]) -> JSONValue {
+        if children.isEmpty || (children.count == 1 && children[priorityKey] != nil) { return .null }
+        if let leaf = children[valueKey], children[priorityKey] == nil { return leaf }
+        return .object(children)
+    }
+
+    /// The value of a stored child without its priority wrapper.
+    static func leaf(_ stored: JSONValue) -> JSONValue {
+        stored.objectValue?[valueKey] ?? stored
     }
 
     /// Storage form: arrays become integer-keyed objects, nulls and empty containers disappear.
@@ -59,7 +79,7 @@ struct DataTree {
                 let child = normalized(element)
                 if child != .null { children[key] = child }
             }
-            return children.isEmpty ? .null : .object(children)
+            return storageForm(children)
         default:
             return value
         }
@@ -67,9 +87,14 @@ struct DataTree {
 
     /// Read form. The SDK's exact rule (ChildrenNode.ts), which the server is believed to share: an object whose
     /// keys are all canonical non-negative integers, with maxKey < 2 × count, reads back as an array, gaps as null.
-    static func presented(_ value: JSONValue) -> JSONValue {
-        guard case .object(let object) = value else { return value }
-        let children = object.mapValues(presented)
+    /// Priorities are left out, unless `withPriorities` (`format=export`).
+    static func presented(_ value: JSONValue, withPriorities: Bool = false) -> JSONValue {
+        guard case .object(var object) = value else { return value }
+        if !withPriorities {
+            if let leaf = object[valueKey] { return leaf }
+            if object[priorityKey] != nil { object.removeValue(forKey: priorityKey) }  // no copy when there is none
+        }
+        let children = object.mapValues { presented($0, withPriorities: withPriorities) }
         var maxKey = -1
         for key in children.keys {
             guard let index = arrayIndex(key) else { return .object(children) }

@@ -60,7 +60,7 @@ extension FirebaseService {
         for (listener, location, old) in watched {
             let new = view(of: listener, at: location)
             guard new != old else { continue }
-            send(changesFrom: old, to: new, at: location, to: listener) {
+            send(changesFrom: old, to: new, to: listener) {
                 shared.event(for: listener.path) { Self.event("put", path: Array(location.dropFirst(listener.path.count)), data: new) }
             }
         }
@@ -75,7 +75,7 @@ extension FirebaseService {
         for (listener, location, old) in watched {
             let new = view(of: listener, at: location)
             guard new != old else { continue }
-            send(changesFrom: old, to: new, at: location, to: listener) {
+            send(changesFrom: old, to: new, to: listener) {
                 shared.event(for: listener.path) {
                     guard location == path else { return Self.event("put", path: [], data: new) }
                     var children: [String: JSONValue] = [:]
@@ -105,7 +105,7 @@ extension FirebaseService {
 
     /// A plain listener gets `event()`; a query's listener gets a `put` for each child that entered, left or changed
     /// in its window, so its view stays equal to the query's result.
-    private func send(changesFrom old: JSONValue, to new: JSONValue, at location: [String], to listener: Listener,
+    private func send(changesFrom old: JSONValue, to new: JSONValue, to listener: Listener,
                       event: () -> Data) {
         guard listener.query != nil else { return listener.stream.send(event()) }
         guard old.objectValue != nil || old == .null, new.objectValue != nil || new == .null else {

@@ -89,28 +89,44 @@ struct Query: Equatable {
     /// The matching children of a stored value (storage form); a value without children is returned as it is.
     func apply(to stored: JSONValue) -> JSONValue {
         guard case .object(let children) = stored else { return stored }
-        var matching = children.filter { isInRange(orderValue(of: $0.value, key: $0.key)) }
-        if let limit = limit, matching.count > limitCount(limit) {
-            let sorted = matching.sorted { precedes($0, $1) }
+        var matching: [Entry] = []
+        for (key, value) in children where key != DataTree.priorityKey {
+            let entry = Entry(key: key, intKey: QueryOrder.int32Key(key), orderValue: orderValue(of: value, key: key), value: value)
+            if isInRange(entry.orderValue) { matching.append(entry) }
+        }
+        if let limit = limit {
             switch limit {
-            case .first(let count): matching = Dictionary(uniqueKeysWithValues: sorted.prefix(count).map { ($0.key, $0.value) })
-            case .last(let count): matching = Dictionary(uniqueKeysWithValues: sorted.suffix(count).map { ($0.key, $0.value) })
+            case .first(let count) where matching.count > count: matching = Array(matching.sorted(by: precedes).prefix(count))
+            case .last(let count) where matching.count > count: matching = Array(matching.sorted(by: precedes).suffix(count))
+            default: break
             }
         }
-        return matching.isEmpty ? .null : .object(matching)
+        return matching.isEmpty ? .null : .object(Dictionary(uniqueKeysWithValues: matching.map { ($0.key, $0.value) }))
     }
 
-    private func limitCount(_ limit: Limit) -> Int {
-        switch limit {
-        case .first(let count), .last(let count): return count
+    /// A child with what it is sorted by, worked out once rather than at every comparison.
+    private struct Entry {
+        let key: String
+        let intKey: Int64?
+        let orderValue: JSONValue
+        let value: JSONValue
+    }
+
+    private func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        if order != .key {
+            let comparison = QueryOrder.compare(a.orderValue, b.orderValue)
+            if comparison != 0 { return comparison < 0 }
         }
+        return QueryOrder.keyPrecedes(a.key, a.intKey, b.key, b.intKey)
     }
 
     /// What a child is ordered by: its key, its value, its priority or the value at the child path.
     private func orderValue(of child: JSONValue, key: String) -> JSONValue {
         switch order {
         case .key: return .string(key)
-        case .value: return child.objectValue == nil ? child : .object([:])
+        case .value:
+            let leaf = DataTree.leaf(child)
+            return leaf.objectValue == nil ? leaf : .object([:])
         case .priority: return child[".priority"]
         case .child(let path): return path.reduce(child) { $0[$1] }
         }
@@ -124,14 +140,6 @@ struct Query: Equatable {
         if let start = start, compare(value, start) < 0 { return false }
         if let end = end, compare(value, end) > 0 { return false }
         return true
-    }
-
-    private func precedes(_ a: (key: String, value: JSONValue), _ b: (key: String, value: JSONValue)) -> Bool {
-        if order != .key {
-            let comparison = QueryOrder.compare(orderValue(of: a.value, key: a.key), orderValue(of: b.value, key: b.key))
-            if comparison != 0 { return comparison < 0 }
-        }
-        return QueryOrder.keyPrecedes(a.key, b.key)
     }
 }
 

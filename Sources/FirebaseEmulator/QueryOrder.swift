@@ -4,13 +4,18 @@ import Foundation
 /// Values: null, then false, then true, then numbers ascending, then strings lexicographically, then objects; ties by
 /// key. Keys: those that parse as 32-bit integers first, numerically, then the rest lexicographically.
 enum QueryOrder {
-    /// Firebase's key order (the SDKs' `nameCompare`): integer keys first, numerically; then strings by UTF-16 units.
+    /// Firebase's key order (the SDKs' `nameCompare`): integer keys first, numerically; then the other strings.
     static func keyPrecedes(_ a: String, _ b: String) -> Bool {
-        switch (int32Key(a), int32Key(b)) {
+        keyPrecedes(a, int32Key(a), b, int32Key(b))
+    }
+
+    /// The same, with each key's integer (or nil) already worked out.
+    static func keyPrecedes(_ a: String, _ intA: Int64?, _ b: String, _ intB: Int64?) -> Bool {
+        switch (intA, intB) {
         case let (x?, y?): return x == y ? a.utf8.count < b.utf8.count : x < y
         case (.some, nil): return true
         case (nil, .some): return false
-        case (nil, nil): return a.utf16.lexicographicallyPrecedes(b.utf16)
+        case (nil, nil): return textPrecedes(a, b)
         }
     }
 
@@ -23,6 +28,12 @@ enum QueryOrder {
         return value
     }
 
+    /// Strings in code-point order (UTF-8 bytes compare that way, and fast). Firebase's Java server compares UTF-16
+    /// units, which differs only between a character from U+E000–U+FFFF and one beyond U+FFFF (an emoji, say).
+    static func textPrecedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
     /// -1, 0 or 1: how two values compare in Firebase's order (objects compare equal: their keys break the tie).
     static func compare(_ a: JSONValue, _ b: JSONValue) -> Int {
         let (rankA, rankB) = (rank(a), rank(b))
@@ -30,7 +41,7 @@ enum QueryOrder {
         switch (a, b) {
         case let (.number(x), .number(y)): return x == y ? 0 : (x < y ? -1 : 1)
         case let (.string(x), .string(y)):
-            return x == y ? 0 : (x.utf16.lexicographicallyPrecedes(y.utf16) ? -1 : 1)
+            return x == y ? 0 : (textPrecedes(x, y) ? -1 : 1)
         default: return 0
         }
     }

@@ -28,7 +28,9 @@ enum RequestHandler {
         guard supportedMethods.contains(request.method) else {
             throw Rejection(405, ErrorText.methodNotAllowed(request.method))
         }
-        guard let path = request.segments, path.allSatisfy(Validation.isValidPathSegment) else {
+        guard let path = request.segments, Validation.isValidPath(path) else { throw Rejection(400, ErrorText.invalidPath) }
+        // `/.priority.json` reads, sets or removes a priority [REF "Priorities"]; nothing else can be done there.
+        if path.last == DataTree.priorityKey && !["GET", "HEAD", "PUT", "DELETE"].contains(request.method) {
             throw Rejection(400, ErrorText.invalidPath)
         }
 
@@ -41,7 +43,8 @@ enum RequestHandler {
         switch request.method {
         case "GET":
             if let unchanged = ConditionalRequests.notModified(request, at: path, tree: state.tree) { return unchanged }
-            return ConditionalRequests.tagging(success(try read(request, at: path, state: state)), request, at: path, tree: state.tree)
+            let answer = ReadOptions.applied(to: success(try read(request, at: path, state: state)), request)
+            return ConditionalRequests.tagging(answer, request, at: path, tree: state.tree)
         case "HEAD":
             let get = success(read(at: path, shallow: false, tree: state.tree))
             return EmulatorResponse(statusCode: get.statusCode, headers: get.headers, body: Data())
@@ -56,6 +59,7 @@ enum RequestHandler {
         let body = try parseBody(request)
         switch request.method {
         case "PUT":
+            if path.last == DataTree.priorityKey && !Validation.isPriority(body) { throw Rejection(400, ErrorText.invalidPriority) }
             let value = try prepare(body, at: path, state: state)
             if let stale = ConditionalRequests.refusal(of: request, at: path, tree: state.tree) { return stale }
             state.set(value, at: path)
@@ -72,6 +76,9 @@ enum RequestHandler {
             var echo: [String: JSONValue] = [:]
             for key in updates.keys.sorted() {
                 let target = path + key.split(separator: "/").map(String.init)
+                if target.last == DataTree.priorityKey && !Validation.isPriority(updates[key]!) {
+                    throw Rejection(400, ErrorText.invalidPriority)
+                }
                 let value = try prepare(updates[key]!, at: target, state: state)
                 prepared.append(FirebaseService.Update(key: key, target: target, value: value))
                 echo[key] = value
@@ -87,6 +94,8 @@ enum RequestHandler {
         let query = try self.query(of: request, at: path, state: state)
         if shallow && query != nil { throw Rejection(400, ErrorText.shallowWithQuery) }
         if let query = query { return DataTree.presented(query.apply(to: state.tree.stored(at: path))) }
+        // `format=export`: priorities included, as Firebase's export format writes them [REF].
+        if request.query["format"] == "export" && !shallow { return state.tree.read(at: path, withPriorities: true) }
         return read(at: path, shallow: shallow, tree: state.tree)
     }
 
@@ -108,8 +117,8 @@ enum RequestHandler {
     static func read(at path: [String], shallow: Bool, tree: DataTree) -> JSONValue {
         let value = tree.read(at: path)
         // `shallow=true`: an object's children are replaced by `true` [RETR].
-        guard shallow, case .object(let children) = tree.stored(at: path) else { return value }
-        return .object(children.mapValues { _ in .bool(true) })
+        guard shallow, case .object(let children) = tree.stored(at: path), children[DataTree.valueKey] == nil else { return value }
+        return .object(children.filter { $0.key != DataTree.priorityKey }.mapValues { _ in .bool(true) })
     }
 
     /// The body as JSON with Firebase's checks: present and valid JSON, then every key valid.
@@ -122,6 +131,8 @@ enum RequestHandler {
         if let key = Validation.firstInvalidKey(in: parsed.keys, topLevelKeysArePaths: request.method == "PATCH") {
             throw Rejection(400, ErrorText.invalidKey(line: key.line, column: key.column))
         }
+        let usesPriorities = parsed.keys.contains { $0.name == DataTree.priorityKey || $0.name == DataTree.valueKey }
+        if usesPriorities && Validation.misusesPriorities(parsed.value) { throw Rejection(400, ErrorText.invalidPriority) }
         return parsed.value
     }
 

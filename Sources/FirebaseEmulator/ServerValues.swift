@@ -32,7 +32,7 @@ enum ServerValues {
             return .number(Double(PushIDGenerator.milliseconds(now)))
         }
         if let increment = placeholder.objectValue, increment.count == 1, let delta = increment["increment"]?.numberValue {
-            return .number((existing.numberValue ?? 0) + delta)
+            return .number((DataTree.leaf(existing).numberValue ?? 0) + delta)  // a number with a priority counts too
         }
         throw UnknownServerValue()
     }

@@ -28,12 +28,38 @@ enum Validation {
     /// checked later. In a PATCH body the top-level keys are paths ("a/b"), so each of their segments must be a key.
     static func firstInvalidKey(in keys: [JSONParser.Key], topLevelKeysArePaths: Bool) -> JSONParser.Key? {
         keys.first { key in
-            if key.name == ".sv" { return false }
+            if key.name == ".sv" || key.name == DataTree.priorityKey || key.name == DataTree.valueKey { return false }
             if topLevelKeysArePaths && key.depth == 1 {
-                let segments = key.name.split(separator: "/", omittingEmptySubsequences: true)
-                return segments.isEmpty || !segments.allSatisfy { isValidKey(String($0)) }
+                let segments = key.name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+                return segments.isEmpty || !isValidPath(segments)
             }
             return !isValidKey(key.name)
+        }
+    }
+
+    /// Path segments in a URL or a PATCH key: valid keys, the last of which may be `.priority` [REF "Priorities"].
+    static func isValidPath(_ segments: [String]) -> Bool {
+        segments.indices.allSatisfy { index in
+            isValidPathSegment(segments[index]) || (index == segments.count - 1 && segments[index] == DataTree.priorityKey)
+        }
+    }
+
+    /// Where written data uses priorities, Firebase's shape: a `.priority` is a number, a string or null, and a
+    /// `.value` (a leaf) has nothing beside it but a `.priority`. True when `value` breaks it.
+    static func misusesPriorities(_ value: JSONValue) -> Bool {
+        guard case .object(let object) = value else { return false }
+        if let priority = object[DataTree.priorityKey], !isPriority(priority) { return true }
+        if let leaf = object[DataTree.valueKey] {
+            if leaf.objectValue != nil || leaf.arrayValue != nil { return true }
+            return object.keys.contains { $0 != DataTree.valueKey && $0 != DataTree.priorityKey }
+        }
+        return object.values.contains(where: misusesPriorities)
+    }
+
+    static func isPriority(_ value: JSONValue) -> Bool {
+        switch value {
+        case .null, .number, .string: return true
+        default: return false
         }
     }
 
@@ -74,6 +100,8 @@ enum ErrorText {
         "Invalid data; couldn't parse key beginning at \(line):\(column). Key value can't be empty or contain $ # [ ] / or ."
     }
 
+    /// Inferred wording: Firebase refuses such data; the text is not documented.
+    static let invalidPriority = "Invalid data; a .priority must be a number, a string or null, and a .value may only have a .priority beside it."
     /// Inferred wording: Firebase documents the limit (10 MB), not this message.
     static let stringTooLong = "Invalid data; a string is longer than 10 MB."
     /// Inferred wording: Firebase documents the limit, not this message.

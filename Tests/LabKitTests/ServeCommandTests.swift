@@ -89,4 +89,23 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(output, ["lab serve: port \(first.port) is already in use (another `lab serve`?); pick another with --port"],
                        "Expected one line naming the port")
     }
+
+    func test_rules_giveTheQueriesTheirIndexes_andABadFileIsAUsageError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rules = folder.appendingPathComponent("database.rules.json")
+        try Data(#"{"rules": {".read": true, "scores": {".indexOn": ".value"}}}"#.utf8).write(to: rules)
+        var options = try ServeCommand.Options.parse(["--port", "0", "--empty", "--rules", rules.path])
+        XCTAssertEqual(options.rules, rules.path, "Expected --rules")
+        let server = try ServeCommand.start(options, kitRoot: nil) { _ in }
+        defer { server.stop() }
+        let connection = try XCTUnwrap(LoopbackConnection(port: server.port), "setup: could not connect")
+        connection.send("GET", "/scores.json?orderBy=%22$value%22&limitToFirst=1")
+        XCTAssertEqual(try connection.readResponse().status, 200, "Expected the rules' .value index to allow orderBy \"$value\"")
+        options.rules = folder.appendingPathComponent("missing.json").path
+        XCTAssertThrowsError(try ServeCommand.start(options, kitRoot: nil) { _ in }, "Expected a missing rules file refused") { error in
+            XCTAssertTrue("\(error)".contains("--rules"), "Expected the error to name --rules, got \(error)")
+        }
+    }
 }

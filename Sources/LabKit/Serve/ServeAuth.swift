@@ -59,7 +59,7 @@ extension ServeCommand {
         do {
             return try SecurityRules(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw UsageError("\(error)")
+            throw UsageError("--rules: \(error)")
         }
     }
 

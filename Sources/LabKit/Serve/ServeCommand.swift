@@ -69,7 +69,6 @@ public enum ServeCommand {
                     let text = try value(of: "--auth-port")
                     guard let port = UInt16(text) else { throw UsageError("--auth-port must be a number from 0 to 65535, not \(text)") }
                     options.authPort = port
-                case "--rules": options.rules = try value(of: "--rules")
                 default:
                     let known = ["--port", "--database", "--empty", "--latency", "--keep-alive", "--auth-port", "--rules"]
                     throw UsageError("unknown option \(argument)" + (Spelling.closest(to: argument, among: known).map { ". Did you mean \($0)?" } ?? ""))
