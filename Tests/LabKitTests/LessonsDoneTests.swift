@@ -34,14 +34,14 @@ final class LessonsDoneTests: FolderTestCase {
     func lessons(_ numbers: [Int]) -> [LessonCatalog.Lesson] { numbers.map { kit.catalog.lessons[$0 - 1] } }
 
     func test_next_afterADoneLesson_skipsALaterLessonDoneEarlier() {
-        let done = LessonsDone(kit: kit)
+        let done = LessonsDone(kit: kit, codeFolder: "Exercises")
         done.record(results([2], .passed), ran: lessons([2]), replaced: [])
         done.record(results([1], .passed), ran: lessons([1]), replaced: [])
         XCTAssertEqual(done.next(after: kit.catalog.lessons[0])?.name, "Lesson3", "Lesson 2 passed on its last run")
     }
 
     func test_next_whenEveryLaterLessonIsDone_pointsBackToAnUnfinishedEarlierOne_orToNone() {
-        let done = LessonsDone(kit: kit)
+        let done = LessonsDone(kit: kit, codeFolder: "Exercises")
         done.record(results([2, 3], .passed), ran: lessons([2, 3]), replaced: [])
         XCTAssertEqual(done.next(after: kit.catalog.lessons[1])?.name, "Lesson1")
         done.record(results([1], .passed), ran: lessons([1]), replaced: [])
@@ -49,7 +49,7 @@ final class LessonsDoneTests: FolderTestCase {
     }
 
     func test_aLessonIsForgotten_whenItsCodeChanges() throws {
-        let done = LessonsDone(kit: kit)
+        let done = LessonsDone(kit: kit, codeFolder: "Exercises")
         done.record(results([2], .passed), ran: lessons([2]), replaced: [])
         try write("Exercises/Lesson2/F.swift", "func f2() { /* edited, longer */ }")
         XCTAssertFalse(done.isDone(kit.catalog.lessons[1]))
@@ -57,7 +57,7 @@ final class LessonsDoneTests: FolderTestCase {
     }
 
     func test_aLessonIsForgotten_whenARunOfItFails_orItDidNotCompile() {
-        let done = LessonsDone(kit: kit)
+        let done = LessonsDone(kit: kit, codeFolder: "Exercises")
         done.record(results([2, 3], .passed), ran: lessons([2, 3]), replaced: [])
         done.record(results([2], .failed), ran: lessons([2]), replaced: [])
         XCTAssertFalse(done.isDone(kit.catalog.lessons[1]))
@@ -66,7 +66,7 @@ final class LessonsDoneTests: FolderTestCase {
     }
 
     func test_aLessonThatDidNotRun_keepsWhatWasKnown() {
-        let done = LessonsDone(kit: kit)
+        let done = LessonsDone(kit: kit, codeFolder: "Exercises")
         done.record(results([3], .passed), ran: lessons([3]), replaced: [])
         done.record(results([1], .failed), ran: lessons([1]), replaced: [])
         XCTAssertTrue(done.isDone(kit.catalog.lessons[2]))

@@ -6,6 +6,9 @@ import LabMetadata
 /// the ones that passed (their listing's digest); any edit, or a failing run, forgets it.
 struct LessonsDone {
     let kit: Kit
+    /// Where the lessons' code is: `LAB_SOLUTIONS=1` reaches SwiftPM through `lab`'s environment, and then the
+    /// reference is what ran.
+    var codeFolder = ProcessInfo.processInfo.environment["LAB_SOLUTIONS"] == nil ? "Exercises" : "Solutions"
     private var file: URL { kit.stateFolder.appendingPathComponent("lessons-done.json") }
 
     /// Notes what a run found: lessons whose tests all passed are done, lessons that ran otherwise are not.
@@ -41,9 +44,7 @@ struct LessonsDone {
     }
 
     private func digest(of lesson: LessonCatalog.Lesson) -> String {
-        // `LAB_SOLUTIONS=1` reaches SwiftPM through `lab`'s environment: then the reference is what ran.
-        let code = ProcessInfo.processInfo.environment["LAB_SOLUTIONS"] == nil ? "Exercises" : "Solutions"
-        let parts = ["\(code)/\(lesson.name)", "Tests/\(lesson.name)Tests", "Fixtures/\(lesson.name)"]
+        let parts = ["\(codeFolder)/\(lesson.name)", "Tests/\(lesson.name)Tests", "Fixtures/\(lesson.name)"]
         return KitFingerprint.digest(Data(KitFingerprint.listing(of: parts, in: kit.root).utf8))
     }
 }
