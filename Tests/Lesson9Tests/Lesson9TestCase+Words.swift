@@ -13,7 +13,7 @@ extension Lesson9TestCase {
     var tokenNames: [(token: String, name: String)] {
         var names: [(String, String)] = []
         var ids = 0, refreshes = 0
-        for request in auth.requests {
+        for request in setupAuthRequests + auth.requests {
             let answer = request.response.bodyJSON
             if let id = answer?["idToken"].stringValue ?? answer?["id_token"].stringValue, !names.contains(where: { $0.0 == id }) {
                 ids += 1

@@ -5,7 +5,7 @@ import LabTestSupport
 import Lesson9
 
 /// Exercise 9.5: `signOut()` forgets the credentials: nothing more is sent as that user.
-final class SignOutTests: Lesson9TestCase {
+final class ForumSignOutTests: Lesson9TestCase {
     let exercise = Lesson9TestCase.signOut
 
     func test_signOut_forgetsTheCredentials() throws {

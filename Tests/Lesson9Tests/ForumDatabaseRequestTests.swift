@@ -8,7 +8,7 @@ import Lesson9
 /// Exercise 9.4: `database(_:_:body:)` sends `auth=<ID token>` with every request; on 401 "Auth token is expired"
 /// it refreshes once and retries once (a second 401 is an error, never a loop); requests that expire together
 /// refresh once; the rules' 401 "Permission denied" is its own error and refreshes nothing.
-final class DatabaseRequestTests: Lesson9TestCase {
+final class ForumDatabaseRequestTests: Lesson9TestCase {
     let exercise = Lesson9TestCase.database
 
     private func request(_ method: String, _ path: String, body: String? = nil,
@@ -126,6 +126,22 @@ final class DatabaseRequestTests: Lesson9TestCase {
             XCTAssertEqual(refreshed?.idToken, token, "After a refresh, `credentials` still holds \(masked(refreshed?.idToken ?? "nil")), not the new ID token: keep the refresh's id_token. See LESSONS.md §9.4.")
             if let last = last { try checkAuth(of: last, is: token) }
         }
+    }
+
+    func test_database_expiringAgainLater_refreshesAgain() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        _ = try request("GET", "users/\(ada.userID)")
+        letTheTokenExpire()  // another hour: the refreshed token has expired too
+        let outcome = try request("GET", "users/\(ada.userID)")
+        if case .failure(let error) = outcome {
+            throw fail("""
+                The second time the token expired (an hour after the first refresh), database threw \(Self.describe(error)) \
+                (\(databaseTraffic); \(refreshTraffic)). Each expiry gets its own refresh: when a refresh is over, forget \
+                it (refreshing = nil), or the next expiry reuses its old, expired token. See LESSONS.md §9.4.
+                """)
+        }
+        XCTAssertEqual(refreshRequests.count, 2, "Two expiries an hour apart gave \(refreshTraffic) (\(databaseTraffic)); expected one each. See LESSONS.md §9.4.")
     }
 
     func test_database_secondExpiredAnswer_throwsSignInExpired_neverLoops() throws {

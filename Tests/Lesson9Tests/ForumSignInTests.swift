@@ -6,7 +6,7 @@ import Lesson9
 
 /// Exercise 9.3: `signIn(email:password:)` POSTs to `accounts:signInWithPassword?key=`, keeps and returns the
 /// user's id and tokens, and tells a wrong password from an unknown email.
-final class SignInTests: Lesson9TestCase {
+final class ForumSignInTests: Lesson9TestCase {
     let exercise = Lesson9TestCase.signIn
 
     private func signIn(_ email: String = Lesson9TestCase.adaEmail, _ password: String = Lesson9TestCase.adaPassword,

@@ -6,7 +6,7 @@ import Lesson9
 
 /// Exercise 9.2: `signUp(email:password:)` POSTs email and password to Identity Toolkit's `accounts:signUp?key=`,
 /// keeps and returns the new user's id and tokens, and throws the Auth errors as their own cases.
-final class SignUpTests: Lesson9TestCase {
+final class ForumSignUpTests: Lesson9TestCase {
     let exercise = Lesson9TestCase.signUp
 
     private func signUp(_ email: String = Lesson9TestCase.adaEmail, _ password: String = Lesson9TestCase.adaPassword,
