@@ -9,12 +9,6 @@ import Lesson9
 final class ForumSignInTests: Lesson9TestCase {
     let exercise = Lesson9TestCase.signIn
 
-    private func signIn(_ email: String = Lesson9TestCase.adaEmail, _ password: String = Lesson9TestCase.adaPassword,
-                        file: StaticString = #filePath, line: UInt = #line) throws -> Result<Credentials, Error> {
-        let forum = self.forum!
-        return try run(exercise, file: file, line: line) { try await forum.signIn(email: email, password: password) }
-    }
-
     // MARK: The request
 
     func test_signIn_postsToSignInWithPasswordWithTheKey() throws {

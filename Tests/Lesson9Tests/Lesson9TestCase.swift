@@ -89,8 +89,7 @@ class Lesson9TestCase: LabTestCase {
     @discardableResult
     func signedInAsAda(for exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws -> Credentials {
         try makeAccount(Self.adaEmail, Self.adaPassword, file: file, line: line)
-        let forum = self.forum!
-        let outcome = try run(Self.signIn, file: file, line: line) { try await forum.signIn(email: Self.adaEmail, password: Self.adaPassword) }
+        let outcome = try signIn(file: file, line: line)
         guard case .success(let credentials) = outcome, forum.credentials == credentials else {
             let what = outcome.map { "returned \($0) but kept \(forum.credentials.map { "\($0)" } ?? "nil")" }
             throw fail("""
@@ -106,6 +105,20 @@ class Lesson9TestCase: LabTestCase {
     }
 
     // MARK: Calling the learner's async functions
+
+    /// `signUp(email:password:)`'s outcome (Ada's email and password unless told).
+    func signUp(_ email: String = Lesson9TestCase.adaEmail, _ password: String = Lesson9TestCase.adaPassword,
+                file: StaticString = #filePath, line: UInt = #line) throws -> Result<Credentials, Error> {
+        let forum = self.forum!
+        return try run(Self.signUp, file: file, line: line) { try await forum.signUp(email: email, password: password) }
+    }
+
+    /// `signIn(email:password:)`'s outcome (Ada's email and password unless told).
+    func signIn(_ email: String = Lesson9TestCase.adaEmail, _ password: String = Lesson9TestCase.adaPassword,
+                file: StaticString = #filePath, line: UInt = #line) throws -> Result<Credentials, Error> {
+        let forum = self.forum!
+        return try run(Self.signIn, file: file, line: line) { try await forum.signIn(email: email, password: password) }
+    }
 
     /// Runs `body` in a task of its own and waits until it returns or throws: at most 2 s, and never while it sends
     /// more than `requestLimit` requests (a loop). Stops the test, saying which, when it does not end.
