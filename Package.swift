@@ -10,7 +10,7 @@ let lessonsFolder = buildsSolutions ? "Solutions" : "Exercises"
 
 /// The lessons, in course order. A new lesson is a folder in Solutions/, Exercises/ (generated), Tests/ and Fixtures/,
 /// a chapter in LESSONS.md, an entry in lessons.json, and its name here.
-let allLessons = ["Lesson1", "Lesson2", "Lesson3", "Lesson4", "Lesson5", "Lesson6", "Lesson7", "Lesson8"]
+let allLessons = ["Lesson1", "Lesson2", "Lesson3", "Lesson4", "Lesson5", "Lesson6", "Lesson7", "Lesson8", "Lesson9"]
 
 /// `LAB_LESSONS=Lesson1` builds that lesson (comma-separated: several) and none of the kit's own tests: the `lab`
 /// command's private workspaces use it, so trying a mutant relinks one lesson's tests only.
@@ -18,7 +18,8 @@ let onlyLessons = ProcessInfo.processInfo.environment["LAB_LESSONS"].map { $0.sp
 let lessons = onlyLessons.map { only in allLessons.filter(only.contains) } ?? allLessons
 
 /// The emulated service a lesson's tests need besides Firebase (the lessons themselves depend on LabSupport only).
-let serviceOf: [String: [Target.Dependency]] = ["Lesson6": ["TodoEmulator"], "Lesson7": ["ChatCaveEmulator"]]
+let serviceOf: [String: [Target.Dependency]] = ["Lesson6": ["TodoEmulator"], "Lesson7": ["ChatCaveEmulator"],
+                                            "Lesson9": ["FirebaseAuthEmulator"]]
 
 let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
     [

@@ -1,0 +1,193 @@
+import Foundation
+import XCTest
+import FirebaseEmulator
+import FirebaseAuthEmulator
+import LabTestSupport
+import Lesson9
+
+/// Exercise 9.4: `database(_:_:body:)` sends `auth=<ID token>` with every request; on 401 "Auth token is expired"
+/// it refreshes once and retries once (a second 401 is an error, never a loop); requests that expire together
+/// refresh once; the rules' 401 "Permission denied" is its own error and refreshes nothing.
+final class ForumDatabaseRequestTests: Lesson9TestCase {
+    let exercise = Lesson9TestCase.database
+
+    private func request(_ method: String, _ path: String, body: String? = nil,
+                         file: StaticString = #filePath, line: UInt = #line) throws -> Result<Data, Error> {
+        let forum = self.forum!
+        return try run(exercise, file: file, line: line) { try await forum.database(method, path, body: body.map { Data($0.utf8) }) }
+    }
+
+    // MARK: Signed in: auth= on every request
+
+    func test_database_beforeSignIn_throwsNotSignedIn_andSendsNothing() throws {
+        let outcome = try request("GET", "users")
+        XCTAssertTrue(firebase.requests.isEmpty, "With nobody signed in, database sent \(databaseTraffic). Without a token there is nothing to send: throw .notSignedIn first. See \(exercise.reference).")
+        try expectFailure(outcome, .notSignedIn, after: "Nobody had signed in", exercise)
+    }
+
+    func test_database_sendsAuthWithTheIDToken() throws {
+        let ada = try signedInAsAda(for: exercise)
+        _ = try request("GET", "users/\(ada.userID)")
+        try checkAuth(of: try theDatabaseRequest(), is: ada.idToken)
+    }
+
+    func test_database_everyMethodCarriesAuth() throws {
+        let ada = try signedInAsAda(for: exercise)
+        for (method, body) in [("PUT", #""Ada""#), ("PATCH", #"{"name":"Ada L."}"#), ("POST", #""a note""#), ("DELETE", nil), ("GET", nil)] {
+            _ = try request(method, method == "PATCH" ? "users/\(ada.userID)" : "users/\(ada.userID)/name", body: body)
+        }
+        for request in firebase.requests { try checkAuth(of: request, is: ada.idToken) }
+    }
+
+    func test_database_putWritesTheBodyAndReturnsTheAnswer() throws {
+        let ada = try signedInAsAda(for: exercise)
+        let outcome = try request("PUT", "users/\(ada.userID)/name", body: #""Ada""#)
+        let sent = try theDatabaseRequest()
+        guard case .success(let data) = outcome else {
+            throw fail("database(\"PUT\", \"users/<Ada's uid>/name\") threw \(Self.describe(outcome.error)); \(databaseTraffic). Ada may write below /users/<her uid>. See \(exercise.reference).")
+        }
+        XCTAssertEqual(sent.method, "PUT", "database(\"PUT\", …) sent \(brief(sent)): send the method it is given. See \(exercise.reference).")
+        XCTAssertEqual(firebase.value(at: "users/\(ada.userID)/name"), "Ada", "After database(\"PUT\", \"users/<uid>/name\", body: \"Ada\") the database holds \(firebase.value(at: "users/\(ada.userID)")) (\(brief(sent))): the URL is <databaseURL>/<path>.json and the body goes as it is. See \(exercise.reference).")
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), #""Ada""#, "database returned \(String(decoding: data, as: UTF8.self).prefix(80)); the answer's body was \"Ada\": return it. See \(exercise.reference).")
+    }
+
+    // MARK: The rules' refusal
+
+    func test_database_writingBelowAnotherUser_throwsPermissionDenied() throws {
+        try signedInAsAda(for: exercise)
+        let ben = try makeAccount(Self.benEmail, Self.benPassword)
+        let outcome = try request("PUT", "users/\(ben)/name", body: #""Not Ben""#)
+        try expectFailure(outcome, .permissionDenied, after: "The rules refused Ada's write below /users/<Ben's uid> (401 Permission denied)", exercise)
+    }
+
+    func test_database_postingAsSomeoneElse_throwsPermissionDenied_withoutRefreshing() throws {
+        try signedInAsAda(for: exercise)
+        let ben = try makeAccount(Self.benEmail, Self.benPassword)
+        let outcome = try request("POST", "threads/t1/messages", body: #"{"uid":"\#(ben)","text":"Hello from Ben?"}"#)
+        XCTAssertTrue(refreshRequests.isEmpty, """
+            After the rules' 401 "Permission denied", database refreshed the token (\(refreshTraffic)). Only "Auth token \
+            is expired" calls for a refresh: a fresh token cannot change what the rules allow. See LESSONS.md §9.4.
+            """)
+        try expectFailure(outcome, .permissionDenied, after: "The rules refused a message whose uid is Ben's, posted by Ada (401 Permission denied)", exercise)
+    }
+
+    func test_database_postingAsYourself_isAllowed() throws {
+        let ada = try signedInAsAda(for: exercise)
+        let outcome = try request("POST", "threads/t1/messages", body: #"{"uid":"\#(ada.userID)","text":"Hello from Ada"}"#)
+        if case .failure(let error) = outcome {
+            XCTFail("Ada's message with her own uid was refused: database threw \(Self.describe(error)) (\(databaseTraffic)). See \(exercise.reference).")
+        }
+    }
+
+    // MARK: An expired token: refresh once, retry once
+
+    func test_database_expiredToken_refreshesOnceAndRetriesOnce() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        let outcome = try request("GET", "users/\(ada.userID)")
+        try checkRefreshedOnce(outcome, what: "one GET")
+        let sent = firebase.requests
+        XCTAssertEqual(sent.count, 2, "After the 401 and one refresh, \(databaseTraffic): send the request again, once, with the new ID token. See LESSONS.md §9.4.")
+    }
+
+    func test_database_refresh_sendsTheRefreshTokenToSecureToken() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        _ = try request("GET", "users/\(ada.userID)")
+        guard let refresh = refreshRequests.first else {
+            throw fail("After 401 \"Auth token is expired\", database sent no refresh (\(authTraffic)). See LESSONS.md §9.4.")
+        }
+        if let wrong = wrongRefresh(refresh, refreshToken: ada.refreshToken) { XCTFail(wrong) }
+    }
+
+    func test_database_retry_usesTheNewIDToken() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        _ = try request("GET", "users/\(ada.userID)")
+        let new = refreshRequests.first?.response.bodyJSON?["id_token"].stringValue
+        guard let retry = firebase.requests.dropFirst().first, let token = new else {
+            throw fail("setup: the retry after a refresh needs one refresh and a second request: \(authTraffic); \(databaseTraffic). The tests above say what is wrong.")
+        }
+        try checkAuth(of: retry, is: token)
+    }
+
+    func test_database_afterARefresh_theNextRequestUsesTheNewToken() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        _ = try request("GET", "users/\(ada.userID)")
+        let refreshed = forum.credentials
+        _ = try request("GET", "users/\(ada.userID)")
+        let last = firebase.requests.last
+        XCTAssertEqual(refreshRequests.count, 1, """
+            The request after a refresh refreshed again (\(databaseTraffic); \(refreshTraffic)): keep the new ID token \
+            and refresh token in `credentials`, so the next request sends the new one. See LESSONS.md §9.4.
+            """)
+        if let token = refreshRequests.first?.response.bodyJSON?["id_token"].stringValue {
+            XCTAssertEqual(refreshed?.idToken, token, "After a refresh, `credentials` still holds \(masked(refreshed?.idToken ?? "nil")), not the new ID token: keep the refresh's id_token. See LESSONS.md §9.4.")
+            if let last = last { try checkAuth(of: last, is: token) }
+        }
+    }
+
+    func test_database_expiringAgainLater_refreshesAgain() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        _ = try request("GET", "users/\(ada.userID)")
+        letTheTokenExpire()  // another hour: the refreshed token has expired too
+        let outcome = try request("GET", "users/\(ada.userID)")
+        if case .failure(let error) = outcome {
+            throw fail("""
+                The second time the token expired (an hour after the first refresh), database threw \(Self.describe(error)) \
+                (\(databaseTraffic); \(refreshTraffic)). Each expiry gets its own refresh: when a refresh is over, forget \
+                it (refreshing = nil), or the next expiry reuses its old, expired token. See LESSONS.md §9.4.
+                """)
+        }
+        XCTAssertEqual(refreshRequests.count, 2, "Two expiries an hour apart gave \(refreshTraffic) (\(databaseTraffic)); expected one each. See LESSONS.md §9.4.")
+    }
+
+    func test_database_secondExpiredAnswer_throwsSignInExpired_neverLoops() throws {
+        let ada = try signedInAsAda(for: exercise)
+        databaseClock.advance(2 * Self.pastExpiry)  // the database's clock runs ahead: every token Auth issues is expired there
+        let outcome = try request("GET", "users/\(ada.userID)")
+        XCTAssertLessThanOrEqual(refreshRequests.count, 1, "\(refreshTraffic) for one request (\(databaseTraffic)): refresh once; a new token refused again will be refused again. See LESSONS.md §9.4.")
+        XCTAssertLessThanOrEqual(firebase.requests.count, 2, "\(databaseTraffic): the request, and one retry after one refresh, then stop. See LESSONS.md §9.4.")
+        try expectFailure(outcome, .signInExpired, after: "The database refused the token, and the refreshed one too, as expired", exercise)
+    }
+
+    func test_database_refusedRefresh_throwsSignInExpired_andSignsOut() throws {
+        let ada = try signedInAsAda(for: exercise)
+        deleteAccount(idToken: ada.idToken)  // an admin deleted Ada: her refresh token stops working
+        letTheTokenExpire()
+        let outcome = try request("GET", "users/\(ada.userID)")
+        try expectFailure(outcome, .signInExpired, after: "The token expired, and Auth refused the refresh with 400 INVALID_REFRESH_TOKEN", exercise)
+        XCTAssertNil(forum.credentials, "After a refused refresh, `credentials` still holds \(forum.credentials.map { "\($0)" } ?? "nil"): the sign-in is over; forget them, so the app asks the user to sign in. See LESSONS.md §9.4.")
+    }
+
+    // MARK: Two requests, one refresh
+
+    func test_database_twoRequestsExpiringTogether_refreshOnce() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        auth.latency = 0.3  // both requests find the token expired while the first refresh is under way
+        let forum = self.forum!, uid = ada.userID
+        let outcome = try run(exercise) { () -> [Result<Data, Error>] in
+            async let first = Self.outcome { try await forum.database("GET", "users/\(uid)") }
+            async let second = Self.outcome { try await forum.database("GET", "threads") }
+            return await [first, second]
+        }
+        let both = try outcome.get()
+        for single in both { try checkRefreshedOnce(single, what: "two GETs whose token expired together") }
+    }
+
+    // MARK: Credentials stay secret
+
+    func test_database_tokensOnlyInAuthNeverPrinted() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        let printed = try captureOutput { _ = try request("GET", "users/\(ada.userID)") }
+        try checkTokensKept(printed: printed)
+    }
+
+    private static func outcome(_ body: () async throws -> Data) async -> Result<Data, Error> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+}

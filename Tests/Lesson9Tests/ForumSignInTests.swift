@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+import FirebaseAuthEmulator
+import LabTestSupport
+import Lesson9
+
+/// Exercise 9.3: `signIn(email:password:)` POSTs to `accounts:signInWithPassword?key=`, keeps and returns the
+/// user's id and tokens, and tells a wrong password from an unknown email.
+final class ForumSignInTests: Lesson9TestCase {
+    let exercise = Lesson9TestCase.signIn
+
+    // MARK: The request
+
+    func test_signIn_postsToSignInWithPasswordWithTheKey() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        _ = try signIn()
+        let request = try theAuthRequest(of: exercise)
+        if let wrong = wrongAuthRequest(request, operation: "accounts:signInWithPassword", exercise) { XCTFail(wrong) }
+    }
+
+    func test_signIn_bodyIsJSONWithEmailAndPassword() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        _ = try signIn()
+        let request = try theAuthRequest(of: exercise)
+        if let wrong = wrongSignInBody(request, email: Self.adaEmail, exercise) { XCTFail(wrong) }
+    }
+
+    func test_signIn_passwordNeverInAURLOrPrinted() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        let printed = try captureOutput { _ = try signIn() }
+        try checkPasswordKept(secret: Self.adaPassword, printed: printed, exercise)
+    }
+
+    // MARK: The user
+
+    func test_signIn_returnsTheUsersIDAndTokens() throws {
+        let uid = try makeAccount(Self.adaEmail, Self.adaPassword)
+        let outcome = try signIn()
+        try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise)
+        XCTAssertEqual(try? outcome.get().userID, uid, "signIn returned the user id \((try? outcome.get().userID) ?? "?"); Ada's account is \(uid): `localId` in the answer. See \(exercise.reference).")
+    }
+
+    func test_signIn_keepsTheCredentials() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        let outcome = try signIn()
+        guard case .success(let returned) = outcome else { return try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise) }
+        XCTAssertEqual(forum.credentials, returned, """
+            After signIn returned \(returned), `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"): keep what \
+            you return. See \(exercise.reference).
+            """)
+    }
+
+    // MARK: What it throws
+
+    func test_signIn_wrongPassword_throwsWrongPassword() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        let outcome = try signIn(Self.adaEmail, Self.benPassword)
+        try expectFailure(outcome, .wrongPassword, after: "Auth answered 400 INVALID_PASSWORD", exercise)
+    }
+
+    func test_signIn_unknownEmail_throwsUnknownEmail() throws {
+        let outcome = try signIn(Self.benEmail, Self.benPassword)
+        try expectFailure(outcome, .unknownEmail, after: "Auth answered 400 EMAIL_NOT_FOUND (\(Self.benEmail) has no account)", exercise)
+    }
+
+    func test_signIn_failure_keepsNoCredentials() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        _ = try signIn(Self.adaEmail, Self.benPassword)
+        XCTAssertNil(forum.credentials, """
+            After a sign-in refused with INVALID_PASSWORD, `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"): \
+            a refused sign-in signs nobody in. See \(exercise.reference).
+            """)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import XCTest
+import FirebaseAuthEmulator
+import LabTestSupport
+import Lesson9
+
+/// Exercise 9.2: `signUp(email:password:)` POSTs email and password to Identity Toolkit's `accounts:signUp?key=`,
+/// keeps and returns the new user's id and tokens, and throws the Auth errors as their own cases.
+final class ForumSignUpTests: Lesson9TestCase {
+    let exercise = Lesson9TestCase.signUp
+
+    // MARK: The request
+
+    func test_signUp_postsToAccountsSignUpWithTheKey() throws {
+        _ = try signUp()
+        let request = try theAuthRequest(of: exercise)
+        if let wrong = wrongAuthRequest(request, operation: "accounts:signUp", exercise) { XCTFail(wrong) }
+    }
+
+    func test_signUp_bodyIsJSONWithEmailAndPassword() throws {
+        _ = try signUp()
+        let request = try theAuthRequest(of: exercise)
+        if let wrong = wrongSignInBody(request, email: Self.adaEmail, exercise) { XCTFail(wrong) }
+    }
+
+    func test_signUp_passwordNeverInAURLOrPrinted() throws {
+        let printed = try captureOutput { _ = try signUp() }
+        try checkPasswordKept(secret: Self.adaPassword, printed: printed, exercise)
+    }
+
+    // MARK: The new user
+
+    func test_signUp_returnsTheNewUsersIDAndTokens() throws {
+        let outcome = try signUp()
+        try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise)
+    }
+
+    func test_signUp_keepsTheCredentials() throws {
+        let outcome = try signUp()
+        guard case .success(let returned) = outcome else { return try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise) }
+        XCTAssertEqual(forum.credentials, returned, """
+            After signUp returned \(returned), `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"): keep what \
+            you return — every later database request needs the ID token, a refresh the refresh token. See \(exercise.reference).
+            """)
+    }
+
+    // MARK: What it throws
+
+    func test_signUp_emailAlreadyUsed_throwsEmailAlreadyInUse() throws {
+        try makeAccount(Self.adaEmail, Self.benPassword)
+        let outcome = try signUp()
+        try expectFailure(outcome, .emailAlreadyInUse, after: "Auth answered 400 EMAIL_EXISTS (\(Self.adaEmail) has an account)", exercise)
+    }
+
+    func test_signUp_weakPassword_throwsWeakPassword() throws {
+        let outcome = try signUp(Self.adaEmail, "12345")
+        try expectFailure(outcome, .weakPassword, after: "Auth answered 400 \"WEAK_PASSWORD : Password should be at least 6 characters\"", exercise)
+    }
+
+    func test_signUp_failure_keepsNoCredentials() throws {
+        _ = try signUp(Self.adaEmail, "12345")
+        XCTAssertNil(forum.credentials, """
+            After a sign-up refused with WEAK_PASSWORD, `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"): a \
+            refused sign-up signs nobody in. Keep credentials only from a 2xx answer. See \(exercise.reference).
+            """)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+import FirebaseEmulator
+import FirebaseAuthEmulator
+import LabTestSupport
+import Lesson9
+
+/// The checks of §9.4: `auth=` on a request, the refresh's shape, one refresh per expiry, tokens kept secret.
+extension Lesson9TestCase {
+    /// The one database request of a call; stops the test when it sent none or several.
+    func theDatabaseRequest(file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
+        let requests = firebase.requests
+        guard requests.count == 1, let request = requests.first else {
+            throw fail("database(_:_:body:) should send exactly one request here; \(databaseTraffic). See LESSONS.md §9.4.", file: file, line: line)
+        }
+        return request
+    }
+
+    /// Stops the test unless `request` signs in with `?auth=<token>`, naming what it sent instead.
+    func checkAuth(of request: RecordedRequest, is token: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let sent = request.query["auth"]
+        if sent == token { return }
+        let head = "database sent \(brief(request))"
+        let message: String
+        if sent == nil, let header = request.header("Authorization"), header.contains(token) {
+            message = """
+                \(head) with the ID token in an Authorization header. Firebase's database reads an ID token from \
+                `auth=` only: `Authorization: Bearer` is for Google OAuth2 access tokens (of service accounts), and a \
+                Firebase ID token there is refused. Add URLQueryItem(name: "auth", value: idToken).
+                """
+        } else if sent == nil, request.query["access_token"] == token {
+            message = "\(head): `access_token=` is for Google OAuth2 access tokens. An ID token goes as `auth=<ID token>`."
+        } else if sent == nil {
+            message = "\(head) without `auth=` in the query: the rules see nobody signed in. Add URLQueryItem(name: \"auth\", value: idToken) to every database URL."
+        } else if tokenNames.contains(where: { $0.token == sent && $0.name.contains("refresh") }) {
+            message = "\(head): the refresh token as `auth=`. The database takes the ID token; the refresh token only ever goes to Secure Token, to get a new ID token."
+        } else {
+            message = "\(head); expected auth=<\(tokenNames.first { $0.token == token }?.name ?? "the ID token")>: send the ID token kept now (after a refresh, the new one)."
+        }
+        throw fail(message + " See LESSONS.md §9.4.", file: file, line: line)
+    }
+
+    /// Stops the test unless the call succeeded after exactly one refresh.
+    func checkRefreshedOnce(_ outcome: Result<Data, Error>, what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let refreshes = refreshRequests.count
+        if refreshes > 1 {
+            throw fail("""
+                After \(what), database refreshed \(refreshes) times (\(databaseTraffic)). One expiry needs one refresh: \
+                while a refresh is under way, other requests wait for it and use its token, and a request whose \
+                token was already replaced just retries with the new one. See LESSONS.md §9.4.
+                """, file: file, line: line)
+        }
+        if case .failure(let error) = outcome {
+            throw fail("""
+                After \(what), database threw \(Self.describe(error)) (\(databaseTraffic); \(refreshTraffic)). On 401 \
+                "Auth token is expired": refresh the token, then send the request again with the new one. See LESSONS.md §9.4.
+                """, file: file, line: line)
+        }
+        if refreshes == 0 {
+            throw fail("After \(what), nothing was refreshed (\(databaseTraffic)). See LESSONS.md §9.4.", file: file, line: line)
+        }
+    }
+
+    /// What is wrong with a refresh, or nil when it is `POST …/token?key=` with grant_type and the refresh token.
+    func wrongRefresh(_ request: RecordedRequest, refreshToken: String) -> String? {
+        let head = "The refresh was \(brief(request))"
+        if request.method != "POST" || request.path != "/securetoken.googleapis.com/v1/token" {
+            return "\(head): it is a POST to <secureTokenURL> itself (\(auth.secureTokenURL.path)). See LESSONS.md §9.4."
+        }
+        if request.query["key"] != Self.apiKey { return "\(head): the Auth APIs need `?key=<apiKey>`. See LESSONS.md §9.4." }
+        let fields = Self.formOrJSON(request.bodyText ?? "")
+        if fields["grant_type"] != "refresh_token" {
+            return "\(head), and its body has no grant_type=refresh_token: send the form grant_type=refresh_token&refresh_token=<refresh token>. See LESSONS.md §9.4."
+        }
+        if fields["refresh_token"] != refreshToken {
+            return "\(head): its refresh_token is \(masked(fields["refresh_token"] ?? "missing")), not the refresh token kept at sign-in. See LESSONS.md §9.4."
+        }
+        return nil
+    }
+
+    /// A form body (`a=1&b=2`) or a JSON object's strings, by name.
+    static func formOrJSON(_ text: String) -> [String: String] {
+        if let object = try? JSONValue(data: Data(text.utf8)), let fields = object.objectValue {
+            return fields.compactMapValues(\.stringValue)
+        }
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
+    }
+
+    /// Stops the test when a token is anywhere but the `auth=` of a database URL, or was printed.
+    func checkTokensKept(printed: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        for (token, name) in tokenNames {
+            if printed.contains(token) {
+                throw fail("The code printed <\(name)>. Never print a token: whoever reads the log could act as the user for an hour (a refresh token: for good). See LESSONS.md §9.1.", file: file, line: line)
+            }
+            for request in auth.requests + firebase.requests {
+                var url = request.url.absoluteString
+                if firebase.requests.contains(where: { $0.url == request.url }), let auth = request.query["auth"], auth == token, !name.contains("refresh") {
+                    url = url.replacingOccurrences(of: "auth=" + token, with: "")
+                }
+                if url.contains(token) {
+                    throw fail("\(brief(request)) has <\(name)> in its URL\(name.contains("refresh") ? "" : " outside `auth=`"). A refresh token goes in the body of the refresh only; an ID token in `auth=` of database URLs only. See LESSONS.md §9.1.", file: file, line: line)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+import FirebaseEmulator
+import FirebaseAuthEmulator
+import LabTestSupport
+import Lesson9
+
+/// The checks of §9.2 and §9.3: the Auth request's shape, its body, the credentials, and the password kept secret.
+extension Lesson9TestCase {
+    /// What is wrong with a sign-up or sign-in request, or nil when it is `POST …/v1/<operation>?key=<apiKey>`.
+    func wrongAuthRequest(_ request: RecordedRequest, operation: String, _ exercise: Exercise) -> String? {
+        let sent = brief(request)
+        let endpoint = "/identitytoolkit.googleapis.com/v1/\(operation)"
+        if request.method != "POST" {
+            return "\(exercise.function) sent \(sent). Signing in is a POST: it sends the email and password in the body. See \(exercise.reference)."
+        }
+        if request.path != endpoint {
+            return """
+                \(exercise.function) POSTed to \(request.path). The endpoint is <identityToolkitURL>/\(operation) \
+                (identityToolkitURL.appendingPathComponent("\(operation)")), here \(endpoint). See \(exercise.reference).
+                """
+        }
+        if request.query["key"] != Self.apiKey {
+            return """
+                \(exercise.function) sent \(sent): \(request.query["key"].map { "key=\($0)" } ?? "no key") in the query. \
+                Every Auth request names the project with `?key=<apiKey>` (a URLQueryItem); without it the Auth API \
+                answers 403. See \(exercise.reference).
+                """
+        }
+        return nil
+    }
+
+    /// What is wrong with the body of a sign-up or sign-in, or nil when it is JSON with the email and the password.
+    func wrongSignInBody(_ request: RecordedRequest, email: String, _ exercise: Exercise) -> String? {
+        guard let fields = request.bodyJSON?.objectValue else {
+            return """
+                \(exercise.function)'s POST has no JSON object as its body (\(masked(request.bodyText ?? "no body"))). \
+                Send {"email": …, "password": …, "returnSecureToken": true}, encoded by JSONEncoder, as `httpBody`, \
+                with `Content-Type: application/json`. See \(exercise.reference).
+                """
+        }
+        if fields["email"]?.stringValue != email {
+            return "\(exercise.function) sent the email as \(fields["email"].map { "\($0)" } ?? "nothing") (keys: \(fields.keys.sorted())); expected \"email\": \"\(email)\". See \(exercise.reference)."
+        }
+        if fields["password"]?.stringValue == nil {
+            return "\(exercise.function)'s body has no \"password\" (keys: \(fields.keys.sorted())): the password goes in the body, under that key. See \(exercise.reference)."
+        }
+        return nil
+    }
+
+    /// Stops the test unless the call succeeded with exactly the user id and tokens Auth answered.
+    func checkCredentials(_ outcome: Result<Credentials, Error>, answeredBy request: RecordedRequest, _ exercise: Exercise,
+                          file: StaticString = #filePath, line: UInt = #line) throws {
+        let answer = request.response.bodyJSON
+        guard case .success(let got) = outcome else {
+            throw fail("""
+                Auth answered \(request.response.statusCode) with the user's localId, idToken and refreshToken, and \
+                \(exercise.function) threw \(Self.describe(outcome.error)). Decode those three fields of the answer. \
+                See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        let expected = Credentials(userID: answer?["localId"].stringValue ?? "", idToken: answer?["idToken"].stringValue ?? "",
+                                   refreshToken: answer?["refreshToken"].stringValue ?? "")
+        guard got != expected else { return }
+        var wrong: [String] = []
+        if got.userID != expected.userID { wrong.append("userID is \(masked(got.userID)), the answer's localId \(expected.userID)") }
+        if got.idToken != expected.idToken { wrong.append("idToken is \(got.idToken.isEmpty ? "empty" : "<" + masked(got.idToken) + ">"), not the answer's idToken") }
+        if got.refreshToken != expected.refreshToken { wrong.append("refreshToken is \(got.refreshToken.isEmpty ? "empty" : masked(got.refreshToken)), not the answer's refreshToken") }
+        throw fail("\(exercise.function) returned the wrong credentials: \(wrong.joined(separator: "; ")). Each comes from the answer's field of that name. See \(exercise.reference).",
+                   file: file, line: line)
+    }
+
+    /// Stops the test when `secret` is in any URL sent (to either emulator, or anywhere else) or in `printed`.
+    func checkPasswordKept(secret: String, printed: String, _ exercise: Exercise,
+                           file: StaticString = #filePath, line: UInt = #line) throws {
+        let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret
+        let urls = (auth.requests + firebase.requests).map(\.url.absoluteString)
+            + Self.requestsThroughSharedSession.compactMap { $0.url?.absoluteString }
+        if urls.contains(where: { $0.contains(secret) || $0.contains(encoded) }) {
+            throw fail("""
+                \(exercise.function) put the password in a URL. URLs end up in server logs, proxies and crash reports: \
+                the password goes in the POST's body, and nowhere else. See LESSONS.md §9.1 and \(exercise.reference).
+                """, file: file, line: line)
+        }
+        if printed.contains(secret) {
+            throw fail("""
+                \(exercise.function) printed the password (in what it wrote to the output). Never print a password or \
+                a token: the output ends up in logs. Print the email, or nothing. See LESSONS.md §9.1.
+                """, file: file, line: line)
+        }
+    }
+
+    /// Runs `body` with the process's standard output going to a file, and returns what was written there (and
+    /// writes it to the real output too). `print` from any thread meanwhile is caught.
+    func captureOutput(_ body: () throws -> Void) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lesson9-output-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let handle = FileHandle(forWritingAtPath: file.path) else { try body(); return "" }
+        fflush(stdout)
+        let saved = dup(STDOUT_FILENO)
+        dup2(handle.fileDescriptor, STDOUT_FILENO)
+        var thrown: Error?
+        do { try body() } catch { thrown = error }
+        fflush(stdout)
+        dup2(saved, STDOUT_FILENO)
+        close(saved)
+        handle.closeFile()
+        let printed = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        print(printed, terminator: "")
+        if let error = thrown { throw error }
+        return printed
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import XCTest
+import FirebaseEmulator
+import FirebaseAuthEmulator
+import LabTestSupport
+import LabSupport
+import Lesson9
+
+/// What the emulators saw and what a call gave, in words for failure messages: tokens are named ("ID token 2"),
+/// never printed (they are long, and a message is no place for a credential).
+extension Lesson9TestCase {
+    /// Every token the Auth emulator handed out in this test, in order, with its name.
+    var tokenNames: [(token: String, name: String)] {
+        var names: [(String, String)] = []
+        var ids = 0, refreshes = 0
+        for request in setupAuthRequests + auth.requests {
+            let answer = request.response.bodyJSON
+            if let id = answer?["idToken"].stringValue ?? answer?["id_token"].stringValue, !names.contains(where: { $0.0 == id }) {
+                ids += 1
+                names.append((id, "ID token \(ids)"))
+            }
+            if let refresh = answer?["refreshToken"].stringValue ?? answer?["refresh_token"].stringValue,
+               !names.contains(where: { $0.0 == refresh }) {
+                refreshes += 1
+                names.append((refresh, refreshes == 1 ? "the refresh token" : "refresh token \(refreshes)"))
+            }
+        }
+        return names
+    }
+
+    /// `value` with every token and password replaced by its name.
+    func masked(_ value: String) -> String {
+        var text = value
+        for (token, name) in tokenNames { text = text.replacingOccurrences(of: token, with: "<\(name)>") }
+        for password in [Self.adaPassword, Self.benPassword] { text = text.replacingOccurrences(of: password, with: "<the password>") }
+        return text
+    }
+
+    /// `GET /users/u1/name.json?auth=<ID token 1> -> 401 Auth token is expired`
+    func brief(_ request: RecordedRequest) -> String {
+        var line = "\(request.method) \(request.path)\(request.hasJSONSuffix ? ".json" : "")"
+        if let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.query { line += "?" + query }
+        line = masked(line)
+        let status = request.response.statusCode
+        line += " -> \(status)"
+        if !(200...299).contains(status), let answer = request.response.bodyJSON {
+            line += " " + (answer["error"].stringValue ?? answer["error"]["message"].stringValue ?? "")
+        }
+        return line
+    }
+
+    var databaseTraffic: String {
+        let requests = firebase.requests
+        if requests.isEmpty { return "the database received no request" }
+        return "the database received \(requests.count): " + requests.prefix(4).map(brief).joined(separator: "; ") + (requests.count > 4 ? "; …" : "")
+    }
+
+    var refreshRequests: [RecordedRequest] { auth.requests.filter { $0.path.hasSuffix("/token") } }
+
+    var refreshTraffic: String {
+        let count = refreshRequests.count
+        return count == 1 ? "1 refresh" : "\(count) refreshes"
+    }
+
+    var authTraffic: String {
+        let requests = auth.requests
+        if requests.isEmpty { return "Auth received no request" }
+        return "Auth received \(requests.count): " + requests.prefix(3).map(brief).joined(separator: "; ") + (requests.count > 3 ? "; …" : "")
+    }
+
+    /// A call's outcome in words.
+    static func describe<T>(_ outcome: Result<T, Error>) -> String {
+        switch outcome {
+        case .success(let value): return "success (\(value))"
+        case .failure(let error): return describe(error)
+        }
+    }
+
+    static func describe(_ error: Error?) -> String {
+        guard let error = error else { return "no error" }
+        guard let signInError = error as? SignInError else { return "\(type(of: error)): \(oneLine(error))" }
+        switch signInError {
+        case .transport(let urlError): return ".transport(URLError(\(urlError.code.rawValue)))"
+        case .status(let code, let text): return ".status(\(code), \"\(text.prefix(60))\")"
+        default: return "." + oneLine(signInError)
+        }
+    }
+
+    /// The one request an Auth call sent; stops the test when it sent none or several.
+    func theAuthRequest(of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
+        let requests = auth.requests
+        guard requests.count == 1, let request = requests.first else {
+            throw fail("""
+                \(exercise.function) should send exactly one request to the Auth API; it sent \(requests.count) \
+                (\(authTraffic); \(databaseTraffic)). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        return request
+    }
+
+    /// Stops the test unless the call threw `wanted`; names the mistake from what it did instead.
+    func expectFailure<T>(_ outcome: Result<T, Error>, _ wanted: SignInError, after situation: String, _ exercise: Exercise,
+                          file: StaticString = #filePath, line: UInt = #line) throws {
+        let error: Error
+        switch outcome {
+        case .success(let value):
+            throw fail("""
+                \(situation), and \(exercise.function) returned \(value). That is a failure: throw .\(wanted). See \
+                \(exercise.reference) and LESSONS.md §9.1.
+                """, file: file, line: line)
+        case .failure(let failure): error = failure
+        }
+        guard let got = error as? SignInError else {
+            throw fail("""
+                \(situation), and \(exercise.function) threw \(Self.describe(error)): every failure is thrown as a \
+                SignInError, here .\(wanted), so the app can switch over one type. See LESSONS.md §9.1.
+                """, file: file, line: line)
+        }
+        guard got != wanted else { return }
+        throw fail("\(situation), and \(exercise.function) threw \(Self.describe(got)); expected .\(wanted). "
+                   + Self.advice(wanted: wanted, got: got) + " See \(exercise.reference) and LESSONS.md §9.1.", file: file, line: line)
+    }
+
+    /// Why `got` is the wrong case for `wanted`, in a sentence.
+    static func advice(wanted: SignInError, got: SignInError) -> String {
+        switch (wanted, got) {
+        case (.unknownEmail, .wrongPassword), (.wrongPassword, .unknownEmail):
+            return "EMAIL_NOT_FOUND and INVALID_PASSWORD are two answers: no such account (offer to sign up), or the wrong password for an account that exists (offer to try again). Map each message to its own case."
+        case (.signInExpired, .auth(let message)):
+            return "\(message) from the refresh means the sign-in is over: .signInExpired."
+        case (_, .auth(let message)):
+            return "The message \(message) has its own case: compare the code before any \" : \" detail (WEAK_PASSWORD's message goes on after it)."
+        case (.weakPassword, .status), (.emailAlreadyInUse, .status), (.wrongPassword, .status), (.unknownEmail, .status):
+            return "The Auth API's 400 says why in its body, {\"error\": {\"message\": …}}: decode it and map the message to its case."
+        case (.permissionDenied, .signInExpired):
+            return "A 401 whose error is \"Permission denied\" comes from the rules, not from an old token: refreshing cannot help. Only \"Auth token is expired\" calls for a refresh."
+        case (.permissionDenied, .status):
+            return "401 \"Permission denied\" is the rules' refusal, with its own case."
+        case (.signInExpired, .status):
+            return "A refused refresh (400 INVALID_REFRESH_TOKEN), or a 401 for a token refreshed a moment ago, means the sign-in is over: .signInExpired."
+        case (.notSignedIn, _):
+            return "With nobody signed in there is no token: throw .notSignedIn before sending anything."
+        default:
+            return "Map each answer to its own case (the table in §9.1)."
+        }
+    }
+}
