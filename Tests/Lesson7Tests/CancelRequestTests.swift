@@ -96,6 +96,15 @@ final class CancelRequestTests: Lesson7TestCase {
         let first = try startFetchRooms()
         let middle = try startFetchRooms()
         let last = try startFetchRooms()
+        // Issue 20 (AwesomeNetwork keeps one task per URL path and cancels the one in flight).
+        if let early = [first, middle].first(where: { wasCancelled($0.index, waiting: 0.1) }) {
+            settle()
+            throw fail("""
+                Three fetchRooms calls were started, none cancelled yet, and starting a later one cancelled the one \
+                already in flight (\(emulator.requests[early.index].summary)). Calls to the same URL are separate calls: keep \
+                each call's task under its own id, and cancel only in cancelRequest. See LESSONS.md §7.6.
+                """)
+        }
         try cancel(middle.id)
         _ = wasCancelled(middle.index)
         settle()
@@ -104,7 +113,10 @@ final class CancelRequestTests: Lesson7TestCase {
             if case .success? = call.log.calls.first?.outcome { return true }
             return false
         }
+        // Issue 20 (typicode's NetworkTaskManager keeps tasks by URL string: three calls to one URL share an entry).
+        let other = !cancelled[1] && (cancelled[0] || cancelled[2])
         XCTAssertTrue(cancelled == [false, true, false] && answered == [true, true], """
+            \(other ? "Cancelling the middle of three fetchRooms calls cancelled another call's task instead — tasks kept by URL, where three calls to one URL share an entry? Keep them by each call's own id. " : "")\
             Three fetchRooms calls were in flight and the middle one was cancelled. Cancelled tasks: \
             first \(cancelled[0]), middle \(cancelled[1]), last \(cancelled[2]); the first and last calls \
             \(answered == [true, true] ? "succeeded" : "did not both succeed (\(first.log.calls.map(\.outcome.described)), \(last.log.calls.map(\.outcome.described)))"). \

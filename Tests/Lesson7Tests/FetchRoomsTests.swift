@@ -33,6 +33,36 @@ final class FetchRoomsTests: Lesson7TestCase {
         if let wrong = Self.wrongAuthorization(request, for: Self.ada) { XCTFail("fetchRooms: \(wrong) See LESSONS.md §7.2.") }
     }
 
+    /// Issue 20 (DummyChat's token, base64 in lines of 64): credentials over 48 bytes still sign in on one line.
+    func test_fetchRooms_longCredentials_signInWithOneLineOfBase64() throws {
+        let long = Credentials(user: "ada", password: String(repeating: "lovelace-", count: 6))
+        _ = try fetchRooms()
+        let signsInWhenShort = emulator.requests.first?.header("Authorization") != nil
+        emulator.invalidate()
+        emulator = ChatCaveEmulator(users: [long.user: long.password])
+        emulator.latency = Self.latency
+        let service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: long)
+        let outcome = try fetchRooms(with: service)
+        let request = try onlyRequest(from: exercise)
+        if let header = request.header("Authorization"), header.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) {
+            return XCTFail("""
+                fetchRooms, signed in with a \(long.user.count + 1 + long.password.count)-byte user:password, sent its base64 \
+                broken over lines (\(header.debugDescription)): a header value is one line. Use base64EncodedString() with no \
+                options (.lineLength64Characters and .lineLength76Characters insert \\r\\n). See LESSONS.md §7.2.
+                """)
+        }
+        if request.header("Authorization") == nil, signsInWhenShort {
+            return XCTFail("""
+                fetchRooms, signed in with a \(long.user.count + 1 + long.password.count)-byte user:password, sent no \
+                Authorization header (with ada:lovelace it sends one): a header value with a line break never reaches the \
+                server. base64EncodedString(options: .lineLength64Characters) (or 76) breaks the base64 into lines with \
+                \\r\\n; a header value is one line: use base64EncodedString() with no options. See LESSONS.md §7.2.
+                """)
+        }
+        if let wrong = Self.wrongAuthorization(request, for: long) { return XCTFail("fetchRooms: \(wrong) See LESSONS.md §7.2.") }
+        _ = try requireSuccess(outcome, of: exercise)
+    }
+
     func test_fetchRooms_keepsTheCredentialsOutOfTheURL() throws {
         _ = try fetchRooms()
         let request = try onlyRequest(from: exercise)

@@ -91,7 +91,10 @@ class Lesson7TestCase: LabTestCase {
             return value
         case .failure(let error):
             var why = "\(exercise.function) called failure(\(Outcome<Value>.describe(error))). Requests: \(summary)."
-            if let refused = emulator.requests.last(where: { !(200...299).contains($0.response.statusCode) }) {
+            if case .server(let status, _) = error, (200...299).contains(status) {
+                // Issue 20 (a POST checked with `statusCode != 200`, as in Tomoya-K-0504/health's playground).
+                why += " \(status) is a success: every status in 200...299 is (201 Created, 204 No Content), not only 200."
+            } else if let refused = emulator.requests.last(where: { !(200...299).contains($0.response.statusCode) }) {
                 why += " The emulator refused \(refused.method) \(refused.path) with \(refused.response.statusCode)"
                 why += refused.response.bodyJSON?.objectValue?["error"]?.stringValue.map { ": \"\($0)\"." } ?? "."
                 if refused.response.statusCode == 401 { why += " Every request needs `Authorization: Basic <base64 of user:password>` (§7.2)." }
@@ -175,13 +178,25 @@ class Lesson7TestCase: LabTestCase {
 
     private func noClosure(_ exercise: Exercise, sent: [RecordedRequest]) -> String {
         guard let last = sent.last else {
+            // Issue 20 (Recipes' DownloadManager skips a URL it has a task for, and never forgets finished tasks).
+            if !emulator.requests.isEmpty {
+                return """
+                    \(exercise.function) called neither closure within 2 s and sent no request, though earlier calls in this \
+                    test sent theirs. Was it skipped as a repeat (tasks kept by URL, never forgotten when they finish, so a \
+                    call to the same URL is dropped)? Every call sends its own request. See \(exercise.reference).
+                    """
+            }
             return """
                 \(exercise.function) called neither closure within 2 s, and no request reached the emulator: was the \
                 data task started (`resume()`)? Or the code returned early without calling `failure`. See \(exercise.reference).
                 """
         }
+        // Issue 20 (caidence/beans' `guard let mime = response.mimeType, mime == "application/json" else { return }`).
+        let noContent = last.response.statusCode == 204
+            ? " A 204 No Content has no body and no Content-Type: a guard on the data or on the MIME type ends there."
+            : ""
         return """
-            \(exercise.function) called neither closure within 2 s, although the emulator answered (\(last.summary)). \
+            \(exercise.function) called neither closure within 2 s, although the emulator answered (\(last.summary)).\(noContent) \
             Every path through the completion handler must call `success` or `failure` — check each `return` and \
             `guard … else`. See \(exercise.reference).
             """

@@ -35,10 +35,15 @@ final class EventStreamParserTests: Lesson8TestCase {
         let diagnosis: String
         if got.contains(where: { $0.data.contains("\u{FFFD}") || $0.name.contains("\u{FFFD}") }) {
             diagnosis = "a character cut in two between pieces came out as U+FFFD (�): each piece was decoded as text on its own. Keep the bytes (Data) until a line is complete, then decode the line."
+        } else if got.count < expected.count, let input = input, Self.mixesLineEndings(input), Self.crlfTrap(input, expected: expected),
+                  Self.readsCRLFAlone() {
+            diagnosis = #"this stream mixes \n and \r\n line endings, and \#(expected.count) events came out as \#(got.count): an event ends at its first blank line, whichever ending it has — do not look for \r\n\r\n before \n\n."#
         } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected), Self.keepsTheCR() {
-            diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events: it keeps the \r of each line, so the blank line "\r" is never empty and no event ends. A \r just before \n belongs to the line ending: drop it (§8.2)."#
+            diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events: it keeps the \r of each line, so a blank line (\r\n) never looks empty (\r\n\r\n holds no \n\n). Drop a \r just before \n (§8.2)."#
         } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected) {
             diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events, yet all of them once the \r are gone: in Swift "\r\n" is ONE Character, so splitting a String on "\n" never splits these lines. Split the bytes at 10 (\n) and drop a \r before it, or handle "\r\n", "\r" and "\n" (§8.2)."#
+        } else if got.count < expected.count, let input = input, Self.commentTrap(input, expected: expected) {
+            diagnosis = "an event that starts with a comment line (`: …`) was lost: a comment is one line to skip, not a reason to drop the event around it."
         } else if got.count < expected.count {
             diagnosis = "events were lost or merged: keep the bytes of an unfinished line (and an unfinished event) for the next piece, and end an event only at a blank line (an empty line, also when it ends in \\r\\n)."
         } else if got.count > expected.count, let input = input, Self.crlfTrap(input, expected: expected) {
@@ -75,6 +80,32 @@ final class EventStreamParserTests: Lesson8TestCase {
         return parser.parse(lf) == expected
     }
 
+    /// Whether `input` ends some lines in \r\n and others in a plain \n.
+    private static func mixesLineEndings(_ input: Data) -> Bool {
+        let bytes = [UInt8](input)
+        let crlf = bytes.indices.contains { $0 > 0 && bytes[$0] == 10 && bytes[$0 - 1] == 13 }
+        let lf = bytes.indices.contains { bytes[$0] == 10 && ($0 == 0 || bytes[$0 - 1] != 13) }
+        return crlf && lf
+    }
+
+    /// Whether the parser reads a stream whose lines all end in \r\n: then a stream that mixes endings lost events
+    /// because it looked for one kind of blank line before the other (inaka/EventSource's mistake).
+    private static func readsCRLFAlone() -> Bool {
+        var parser = EventStreamParser()
+        let events = parser.parse(Data("event: put\r\ndata: 1\r\n\r\nevent: patch\r\ndata: 2\r\n\r\n".utf8))
+        return events == [ServerSentEvent(name: "put", data: "1"), ServerSentEvent(name: "patch", data: "2")]
+    }
+
+    /// Whether the parser finds every expected event in `input` once its comment lines are gone: then an event that
+    /// starts with a comment was dropped whole (inaka/EventSource's `hasPrefix(":")` on an event's text).
+    private static func commentTrap(_ input: Data, expected: [ServerSentEvent]) -> Bool {
+        let lines = input.split(separator: 10, omittingEmptySubsequences: false)
+        guard lines.contains(where: { $0.first == UInt8(ascii: ":") }) else { return false }
+        var parser = EventStreamParser()
+        let kept = lines.filter { $0.first != UInt8(ascii: ":") }
+        return parser.parse(Data(kept.joined(separator: [10]))) == expected
+    }
+
     /// Whether the parser splits \r\n lines at their \n but keeps the \r: its lines ending in \r\n, then a blank line
     /// of a plain \n, come out with a \r at the end of the text. (A parser that splits a String on "\n" finds no event.)
     private static func keepsTheCR() -> Bool {
@@ -97,6 +128,9 @@ final class EventStreamParserTests: Lesson8TestCase {
            [expected.data.replacingOccurrences(of: "\n", with: ""), expected.data.components(separatedBy: "\n").last ?? "",
             expected.data.components(separatedBy: "\n").first ?? ""].contains(got.data) {
             return "an event with several data: lines lost some: join the values of all its data: lines with \"\\n\" between them."
+        }
+        if nameDiffers, got.name.isEmpty {
+            return "an event came out without its name: an `event:` line sets it (put, patch, keep-alive…); read it as well as `data:`."
         }
         if (dataDiffers && got.data == String(expected.data.dropFirst())) || (nameDiffers && got.name == String(expected.name.dropFirst())) {
             return "a value's first character is missing: the space after the colon is optional, so drop it only when it is there."

@@ -128,6 +128,19 @@ final class ForumModelTests: Lesson8TestCase {
             """)
     }
 
+    /// Issue 20 (GodotFirebase's database_store.gd merges a patch field by field, all the way down).
+    func test_aPatch_replacesEachChildItNames_asAWhole() throws {
+        var model = try modelWithSnapshot()
+        let forum = try Self.forumMessages()
+        let rewritten = forum[1]
+        try apply(Self.event("patch", "/", #"{"\#(rewritten.key)":{"text":"Only a text now"}}"#), to: &model)
+        try expect(model, forum.filter { $0.key != rewritten.key }, after: "a patch at \"/\" of {\"\(rewritten.key)\": {\"text\": …}}", mistake: """
+            A patch replaces each child it names as a whole — one level deep, as Firebase's PATCH writes: that message \
+            is now a text alone, no whole message, so it leaves messages. Merged field by field, it kept its sender and \
+            timestamp.
+            """)
+    }
+
     func test_aPatchKeyWithSlashes_writesAtThatPath() throws {
         var model = try modelWithSnapshot()
         let (key, expected) = try forum(withTextOf: "Chen", changedTo: "Multi-path")
