@@ -34,8 +34,8 @@ public struct FirebaseService: EmulatedService {
     public var jsonHeaders: [String: String] { EmulatorResponse.jsonHeaders }
 
     public mutating func respond(to request: ServiceRequest) -> ServiceReply {
-        // `?ns=` picks the database (Namespaces.swift); in it, with rules, `auth=` and the rules decide first
-        // (Rules/RulesGate.swift).
+        // `?ns=` picks the database (Namespaces.swift); in it, `/.settings/rules.json` reads or replaces its rules
+        // (Rules/RulesSettings.swift), and with rules, `auth=` and the rules decide first (Rules/RulesGate.swift).
         inNamespace(of: request) { service in
             if let settings = service.rulesSettings(request) { return .response(settings) }
             if let rules = service.rules { return service.respondUnderRules(rules, to: request) }
