@@ -10,9 +10,9 @@ public final class LoopbackConnection {
     private let input: ConnectionInput
     private var closed = false
 
-    /// nil when nothing listens on `port`.
-    public init?(port: UInt16) {
-        guard let socket = Socket.connect(toLoopbackPort: port) else { return nil }
+    /// nil when nothing listens on `port`. `receiveBuffer` (bytes) makes a client that does not read fill up sooner.
+    public init?(port: UInt16, receiveBuffer: Int32? = nil) {
+        guard let socket = Socket.connect(toLoopbackPort: port, receiveBuffer: receiveBuffer) else { return nil }
         self.socket = socket
         input = ConnectionInput(socket: socket)
     }

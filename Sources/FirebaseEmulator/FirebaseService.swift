@@ -19,6 +19,10 @@ public struct FirebaseService: EmulatedService {
     public var indexes = QueryIndexes()
     /// The databases `?ns=<name>` names, other than the default one (`tree`).
     var namespaces: [String: Namespace] = [:]
+    /// What unread stream events may hold (`StreamBudget`); tests give a small one to run the same scenario fast.
+    public var streamBudget = StreamBudget.shared
+    /// The longest string a write may hold, in UTF-8 bytes: Firebase's 10 MB [LIMITS]; tests may lower it.
+    public var maximumStringBytes = Validation.maximumStringBytes
 
     public init(database: JSONValue = .null, clock: @escaping () -> Date = { Date() },
                 randomness: PushIDGenerator.Randomness = .system) {
@@ -30,9 +34,10 @@ public struct FirebaseService: EmulatedService {
     public var jsonHeaders: [String: String] { EmulatorResponse.jsonHeaders }
 
     public mutating func respond(to request: ServiceRequest) -> ServiceReply {
-        // `?ns=` picks the database (Namespaces.swift); in it, with rules, `auth=` and the rules decide first
-        // (Rules/RulesGate.swift).
+        // `?ns=` picks the database (Namespaces.swift); in it, `/.settings/rules.json` reads or replaces its rules
+        // (Rules/RulesSettings.swift), and with rules, `auth=` and the rules decide first (Rules/RulesGate.swift).
         inNamespace(of: request) { service in
+            if let settings = service.rulesSettings(request) { return .response(settings) }
             if let rules = service.rules { return service.respondUnderRules(rules, to: request) }
             return service.respondUnchecked(to: request)
         }

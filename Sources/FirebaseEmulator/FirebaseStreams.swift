@@ -15,6 +15,8 @@ extension FirebaseService {
         let stream: EventStream
         /// A stream of a query sees only the query's result.
         var query: Query? = nil
+        /// Who opened it: new rules may stop them reading (Rules/RulesChange.swift).
+        var reader = RequestAuth.signedOut
     }
 
     /// One child of a PATCH: the key as sent ("a/b" allowed), where it lands, and the resolved value.
@@ -44,9 +46,9 @@ extension FirebaseService {
         headers["Content-Type"] = "text/event-stream; charset=utf-8"
         headers["Content-Length"] = nil
         let stream = EventStream(headers: headers, idleEvent: Self.event("keep-alive", data: "null"),
-                                 idleInterval: keepAliveInterval)
+                                 idleInterval: keepAliveInterval, budget: streamBudget)
         let query = try? RequestHandler.query(of: request, at: path, state: self)  // checked by the GET above
-        let listener = Listener(path: path, stream: stream, query: query ?? nil)
+        let listener = Listener(path: path, stream: stream, query: query ?? nil, reader: RequestAuth.of(request, now: clock()))
         stream.send(Self.event("put", path: [], data: query == nil ? tree.read(at: path) : DataTree.presented(view(of: listener, at: path))))
         listeners.append(listener)
         return .stream(stream)

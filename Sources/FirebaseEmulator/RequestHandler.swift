@@ -29,6 +29,7 @@ enum RequestHandler {
             throw Rejection(405, ErrorText.methodNotAllowed(request.method))
         }
         guard let path = request.segments, Validation.isValidPath(path) else { throw Rejection(400, ErrorText.invalidPath) }
+        if let refusal = RequestLimits.refusal(of: request) { throw Rejection(400, refusal) }
         // `/.priority.json` reads, sets or removes a priority [REF "Priorities"]; nothing else can be done there.
         if path.last == DataTree.priorityKey && !["GET", "HEAD", "PUT", "DELETE"].contains(request.method) {
             throw Rejection(400, ErrorText.invalidPath)
@@ -140,7 +141,7 @@ enum RequestHandler {
     private static func prepare(_ value: JSONValue, at target: [String], state: FirebaseService) throws -> JSONValue {
         let size = Validation.measure(value)
         guard target.count + size.depth <= Validation.maximumDepth else { throw Rejection(400, ErrorText.tooDeep) }
-        guard size.longestString <= Validation.maximumStringBytes else { throw Rejection(400, ErrorText.stringTooLong) }
+        guard size.longestString <= state.maximumStringBytes else { throw Rejection(400, ErrorText.stringTooLong) }
         do {
             return try ServerValues.resolve(value, existing: state.tree.stored(at: target), now: state.clock())
         } catch {

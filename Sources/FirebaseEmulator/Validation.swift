@@ -108,6 +108,10 @@ enum ErrorText {
     static let tooDeep = "Invalid data; data is nested too deeply (more than 32 levels)."
     /// Inferred wording: Firebase answers 400 for an unknown server value; the text is not documented.
     static let unknownServerValue = "Invalid data; unknown server value."
+    /// Inferred wording: Firebase documents the values (REF "Query Parameters"), not this message.
+    static let invalidTimeout = "Invalid timeout: a whole number followed by ms, s or min, at most 15min (e.g. timeout=3s)."
+    /// Inferred wording: Firebase documents the values (REF "Query Parameters"), not this message.
+    static let invalidWriteSizeLimit = "Invalid writeSizeLimit: tiny, small, medium, large or unlimited."
     /// Inferred: Firebase's answer to other methods is not documented; 405 as firetest answers.
     static func methodNotAllowed(_ method: String) -> String { "Method not allowed: \(method)" }
 }

@@ -21,11 +21,12 @@ final class RulesIndexOnTests: XCTestCase {
         XCTAssertEqual(response.bodyJSON, ["b": ["height": 1]])
     }
 
-    func test_rulesAndNamespaces_together_checkTheNamedDatabase() throws {
+    func test_rulesAndIndexes_belongToTheirNamespace() throws {
         let emulator = FirebaseEmulator(database: .null)
         try emulator.setRules(rules)
-        let refused = emulator.handle(request("PUT", "/x.json?ns=other", on: emulator, body: 1))
-        XCTAssertEqual(refused.statusCode, 401, "the rules hold in every ?ns= database")
-        XCTAssertEqual(emulator.handle(request("GET", "/x.json?ns=other", on: emulator)).statusCode, 200)
+        XCTAssertEqual(emulator.handle(request("PUT", "/x.json", on: emulator, body: 1)).statusCode, 401,
+                       "setup: expected the default database under its rules")
+        XCTAssertEqual(emulator.handle(request("PUT", "/x.json?ns=other", on: emulator, body: 1)).statusCode, 200,
+                       "Expected ?ns=other to have its own rules: none, so open, as in Firebase's emulator")
     }
 }

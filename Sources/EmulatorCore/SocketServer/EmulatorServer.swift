@@ -134,6 +134,7 @@ public final class EmulatorServer {
 
     /// Serves `socket` on its own thread, or answers 503 when the server is full or stopping.
     private func admit(_ socket: Socket) {
+        if let bytes = limits.sendBufferBytes { socket.setSendBuffer(bytes) }
         let connection = HTTPConnection(socket: socket, emulator: emulator, limits: limits,
                                         fallbackHost: "\(host):\(port)", observer: onRequest)
         let id = ObjectIdentifier(connection)

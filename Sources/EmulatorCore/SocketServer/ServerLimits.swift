@@ -17,6 +17,9 @@ public struct ServerLimits {
     public var sendTimeout: TimeInterval = 10
     /// Open connections, streams included; one more is answered 503 and closed.
     public var maximumConnections = 512
+    /// The kernel's send buffer per connection, in bytes; nil keeps the system's, which grows to megabytes. A small
+    /// one lets a test's stalled stream client reach its `StreamBudget` after kilobytes.
+    public var sendBufferBytes: Int32?
 
     public init() {}
 }

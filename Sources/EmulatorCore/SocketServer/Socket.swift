@@ -50,9 +50,14 @@ package struct Socket {
     }
 
     /// A connection to `127.0.0.1:port`, for the kit's tests and benchmark (never another host).
-    package static func connect(toLoopbackPort port: UInt16) -> Socket? {
+    /// `receiveBuffer` (bytes) caps what the kernel holds for a client that does not read: a test's stalled
+    /// reader fills up after kilobytes rather than megabytes.
+    package static func connect(toLoopbackPort port: UInt16, receiveBuffer: Int32? = nil) -> Socket? {
         let descriptor = makeTCPSocket()
         guard descriptor >= 0 else { return nil }
+        if var bytes = receiveBuffer {  // before connect, so the window offered is small from the start
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = ipv4Address(port: port)
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let connected = withUnsafePointer(to: &address) {
@@ -103,6 +108,12 @@ package struct Socket {
         let connection = Socket(descriptor: accepted)
         connection.configureConnection()
         return connection
+    }
+
+    /// Caps the kernel's send buffer (`SO_SNDBUF`) at about `bytes`.
+    func setSendBuffer(_ bytes: Int32) {
+        var value = bytes
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 
     private func configureConnection() {

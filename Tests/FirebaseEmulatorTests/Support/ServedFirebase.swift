@@ -4,8 +4,9 @@ import EmulatorTestSupport
 
 extension XCTestCase {
     /// `emulator` served on a free port of 127.0.0.1, stopped when the test ends.
-    func serve(_ emulator: FirebaseEmulator, file: StaticString = #filePath, line: UInt = #line) throws -> EmulatorServer {
-        let server = EmulatorServer(serving: emulator)
+    func serve(_ emulator: FirebaseEmulator, limits: ServerLimits = ServerLimits(),
+               file: StaticString = #filePath, line: UInt = #line) throws -> EmulatorServer {
+        let server = EmulatorServer(serving: emulator, limits: limits)
         try server.start()
         addTeardownBlock { server.stop() }
         return server
