@@ -69,24 +69,6 @@ final class LikeTests: LikesTestCase {
 
     // MARK: 412: someone else wrote first
 
-    func test_like_whenAnotherClientWroteFirst_countsBothLikes() throws {
-        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1)
-        let result = try call(exercise) { try await $0.like(Self.messageKey) }
-        let expected = Self.startingLikes + 2
-        if case .success = result, storedLikes != expected, writes.count == 1, writes[0].response.statusCode == 412 {
-            return XCTFail("""
-                \(exercise.function) returned after a 412: the write was refused (another client liked first), so this \
-                like was never counted. On 412, write again. See LESSONS.md §10.5.
-                """)
-        }
-        _ = try requireCount(result, exercise)
-        XCTAssertEqual(storedLikes, expected, """
-            \(exercise.function): another client liked between your read and your write; the counter holds \
-            \(storedLikes.map(String.init) ?? "nothing"), expected \(expected) (both likes). See LESSONS.md §10.5.
-            \(TrafficReport(emulator).summary)
-            """)
-    }
-
     func test_like_after412_writesFromTheCountAndETagThe412Sent() throws {
         try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1)
         _ = try call(exercise) { try await $0.like(Self.messageKey) }
@@ -109,6 +91,24 @@ final class LikeTests: LikesTestCase {
         XCTAssertEqual(retry.header("if-match"), refused.response.headers["ETag"], """
             \(exercise.function) sent if-match: \(retry.header("if-match") ?? "(none)") after the 412; use the ETag \
             header of the 412 answer, the tag of the count now. See LESSONS.md §10.5.
+            """)
+    }
+
+    func test_like_whenAnotherClientWroteFirst_countsBothLikes() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1)
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
+        let expected = Self.startingLikes + 2
+        if case .success = result, storedLikes != expected, writes.count == 1, writes[0].response.statusCode == 412 {
+            return XCTFail("""
+                \(exercise.function) returned after a 412: the write was refused (another client liked first), so this \
+                like was never counted. On 412, write again. See LESSONS.md §10.5.
+                """)
+        }
+        _ = try requireCount(result, exercise)
+        XCTAssertEqual(storedLikes, expected, """
+            \(exercise.function): another client liked between your read and your write; the counter holds \
+            \(storedLikes.map(String.init) ?? "nothing"), expected \(expected) (both likes). See LESSONS.md §10.5.
+            \(TrafficReport(emulator).summary)
             """)
     }
 

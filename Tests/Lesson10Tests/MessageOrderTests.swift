@@ -14,10 +14,14 @@ final class MessageOrderTests: Lesson10TestCase {
 
     /// Keys not in time order: each client stamps its message with its own clock.
     static let skewed: [String: Message.Body] = [
-        "-P5Q0aaaaaaaaaaaaaaa": body("second", 1_793_610_000_200),
-        "-P5Q0bbbbbbbbbbbbbbb": body("first", 1_793_610_000_100),
-        "-P5Q0ccccccccccccccc": body("fourth", 1_793_610_003_000),
-        "-P5Q0ddddddddddddddd": body("third", 1_793_610_000_900),
+        "-P5Q0aaaaaaaaaaaaaaa": body("3", 1_793_610_000_300),
+        "-P5Q0bbbbbbbbbbbbbbb": body("1", 1_793_610_000_100),
+        "-P5Q0ccccccccccccccc": body("8", 1_793_610_009_000),
+        "-P5Q0ddddddddddddddd": body("2", 1_793_610_000_200),
+        "-P5Q0eeeeeeeeeeeeeee": body("6", 1_793_610_006_000),
+        "-P5Q0fffffffffffffff": body("4", 1_793_610_000_400),
+        "-P5Q0ggggggggggggggg": body("7", 1_793_610_007_000),
+        "-P5Q0hhhhhhhhhhhhhhh": body("5", 1_793_610_005_000),
     ]
 
     func inOrder(_ page: [String: Message.Body], file: StaticString = #filePath, line: UInt = #line) throws -> [Message] {
@@ -39,13 +43,16 @@ final class MessageOrderTests: Lesson10TestCase {
 
     func test_inOrder_oldestFirst_byTimestamp_notByKey() throws {
         let texts = try inOrder(Self.skewed).map(\.text)
-        if texts == ["second", "first", "fourth", "third"] {
+        if texts == ["3", "1", "8", "2", "6", "4", "7", "5"] {
             return XCTFail("""
                 \(exercise.function) ordered the messages by key; the order is by timestamp (keys come from each \
                 client's clock). See \(exercise.reference).
                 """)
         }
-        XCTAssertEqual(texts, ["first", "second", "third", "fourth"], "\(exercise.function) gave \(texts); expected oldest first by timestamp. See \(exercise.reference).")
+        XCTAssertEqual(texts, (1...8).map(String.init), """
+            \(exercise.function) gave the messages in the order \(texts.joined(separator: " ")); expected oldest first \
+            by timestamp, 1 to 8. See \(exercise.reference).
+            """)
     }
 
     func test_inOrder_equalTimestamps_goByKey() throws {
