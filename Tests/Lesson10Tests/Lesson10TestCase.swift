@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+import LabSupport
+import LabTestSupport
+import FirebaseEmulator
+import Lesson10
+
+/// Lesson 10's tests share this: the exercises, and waiting for an async call (bounded, so a client that loops or
+/// hangs fails the test instead of stopping the run). Pages and likes each have their own base class below it.
+class Lesson10TestCase: LabTestCase {
+    static let order = Exercise("Message.inOrder(_:)", section: "10.2")
+    static let newest = Exercise("ThreadPages.newestPage(count:)", section: "10.3")
+    static let older = Exercise("ThreadPages.olderPage(than:count:)", section: "10.4")
+    static let like = Exercise("LikeCounter.like(_:)", section: "10.6")
+    static let increment = Exercise("LikeCounter.likeWithIncrement(_:)", section: "10.7")
+
+    /// Runs an async function in a task of its own and waits (at most 2 s) until it returns or throws. `traffic`
+    /// describes what the server saw, for the message when the call never ends.
+    func awaitReturn<Value>(of exercise: Exercise, traffic: () -> String, file: StaticString, line: UInt,
+                            _ body: @escaping () async throws -> Value) throws -> Result<Value, Error> {
+        let finished = XCTestExpectation(description: "\(exercise.function) returns or throws")
+        let box = Box<Result<Value, Error>>()
+        let task = Task.detached {
+            do {
+                box.set(.success(try await body()))
+            } catch {
+                box.set(.failure(error))
+            }
+            finished.fulfill()
+        }
+        let waited = XCTWaiter().wait(for: [finished], timeout: CompletionTimeouts.normal)
+        try stopIfAStubRan(file: file, line: line)
+        guard waited == .completed, let outcome = box.get() else {
+            task.cancel()
+            throw fail("""
+                \(exercise.function) neither returned nor threw within \(Int(CompletionTimeouts.normal)) s. The server \
+                received: \(traffic()). A loop that retries must stop: after `maxAttempts` writes, or when a page comes \
+                back short. See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        return outcome
+    }
+
+    /// What a call threw, in words: `ThreadAPIError.status(500)`.
+    static func describe(_ error: Error) -> String {
+        if let stub = error as? NotImplemented { return "\(stub)" }
+        return "\(type(of: error)).\(oneLine(error))"
+    }
+}
+
+/// A value written on one task and read by the test after the wait.
+final class Box<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+    func get() -> Value? { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+/// A fixture that does not have the shape the tests rely on.
+struct Lesson10FixtureProblem: Error, CustomStringConvertible {
+    let description: String
+}

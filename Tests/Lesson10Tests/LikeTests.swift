@@ -1,0 +1,158 @@
+import Foundation
+import XCTest
+import LabTestSupport
+import FirebaseEmulator
+import Lesson10
+
+/// Exercise 10.6: `like(_:)` — read with `X-Firebase-ETag: true`, write with `if-match`, and on 412 write again from
+/// the count and ETag the 412 carries, at most `maxAttempts` writes. The counter starts at 3.
+final class LikeTests: LikesTestCase {
+    let exercise = LikesTestCase.like
+
+    // MARK: The read and the write
+
+    func test_like_readsTheCountWithXFirebaseETag() throws {
+        _ = try call(exercise) { try await $0.like(Self.messageKey) }
+        guard let read = emulator.requests.first, read.method == "GET" else {
+            return XCTFail("""
+                \(exercise.function) did not start with a GET of the counter (\(TrafficReport(emulator).summary)): a \
+                conditional write needs the ETag of what you read. See LESSONS.md §10.5.
+                """)
+        }
+        XCTAssertEqual(read.path, Self.counterPath, "\(exercise.function) read \(read.summary); the counter is <baseURL>/likes/m1.json (likesURL(of:)). See \(exercise.reference).")
+        XCTAssertEqual(read.header("X-Firebase-ETag")?.lowercased(), "true", """
+            \(exercise.function) read the count without the header X-Firebase-ETag: true, so Firebase sent no ETag to \
+            write with. See LESSONS.md §10.5.
+            \(read.summary)
+            """)
+    }
+
+    func test_like_writesTheCountPlusOne_withIfMatchOfTheETagRead() throws {
+        _ = try call(exercise) { try await $0.like(Self.messageKey) }
+        let etag = emulator.requests.first?.response.headers["ETag"]
+        guard let write = writes.first else {
+            return XCTFail("\(exercise.function) sent no write (\(TrafficReport(emulator).summary)). See \(exercise.reference).")
+        }
+        XCTAssertEqual(write.method, "PUT", "\(exercise.function) wrote with \(write.method); a conditional write is a PUT of the whole new count. \(write.summary)")
+        guard let ifMatch = write.header("if-match") else {
+            return XCTFail("""
+                \(exercise.function) wrote without if-match: a plain PUT overwrites whatever another client wrote \
+                meanwhile (a lost update). Send if-match: <the ETag you read>. See LESSONS.md §10.5.
+                \(write.summary)
+                """)
+        }
+        XCTAssertEqual(ifMatch, etag, """
+            \(exercise.function) sent if-match: \(ifMatch), not the ETag the read answered (\(etag ?? "none")): \
+            the tag is the server's, opaque — copy it from the ETag header. See LESSONS.md §10.5.
+            """)
+        XCTAssertEqual(write.bodyJSON, .number(Double(Self.startingLikes + 1)), """
+            \(exercise.function) wrote \(write.bodyText ?? "nothing") over a count of \(Self.startingLikes); the new count \
+            is \(Self.startingLikes + 1). \(write.summary)
+            """)
+    }
+
+    func test_like_returnsTheNewCount_andStoresIt() throws {
+        let count = try requireCount(try call(exercise) { try await $0.like(Self.messageKey) }, exercise)
+        XCTAssertEqual(storedLikes, Self.startingLikes + 1, "\(exercise.function): the counter holds \(storedLikes.map(String.init) ?? "nothing") after one like of \(Self.startingLikes). See \(exercise.reference).")
+        XCTAssertEqual(count, Self.startingLikes + 1, "\(exercise.function) returned \(count); it should return the count it wrote. See \(exercise.reference).")
+    }
+
+    func test_like_firstLike_countsNothingAsZero() throws {
+        try makeEmulator(likes: .null, rivalLikes: 0)
+        let count = try requireCount(try call(exercise) { try await $0.like(Self.messageKey) }, exercise)
+        XCTAssertEqual(count, 1, """
+            \(exercise.function) returned \(count) for the first like: nothing stored (null, ETag null_etag) counts \
+            as 0. See \(exercise.reference).
+            """)
+        XCTAssertEqual(storedLikes, 1, "\(exercise.function): the counter holds \(storedLikes.map(String.init) ?? "nothing") after the first like. See \(exercise.reference).")
+    }
+
+    // MARK: 412: someone else wrote first
+
+    func test_like_after412_writesFromTheCountAndETagThe412Sent() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1)
+        _ = try call(exercise) { try await $0.like(Self.messageKey) }
+        guard writes.count >= 2, let refused = writes.first(where: { $0.response.statusCode == 412 }),
+              let retry = writes.last, retry.receivedAt > refused.receivedAt else {
+            return XCTFail("\(exercise.function) did not write again after a 412 (\(TrafficReport(emulator).summary)). See LESSONS.md §10.5.")
+        }
+        if retry.bodyJSON == refused.bodyJSON {
+            return XCTFail("""
+                \(exercise.function) wrote the same stale count again after the 412: that count was computed from the \
+                old value. The 412's body is the count now: write that + 1. See LESSONS.md §10.5.
+                \(retry.summary)
+                """)
+        }
+        let now = Self.startingLikes + 1
+        XCTAssertEqual(retry.bodyJSON, .number(Double(now + 1)), """
+            \(exercise.function) wrote \(retry.bodyText ?? "nothing") after the 412, whose body said the count is now \
+            \(now): write \(now + 1). See LESSONS.md §10.5.
+            """)
+        XCTAssertEqual(retry.header("if-match"), refused.response.headers["ETag"], """
+            \(exercise.function) sent if-match: \(retry.header("if-match") ?? "(none)") after the 412; use the ETag \
+            header of the 412 answer, the tag of the count now. See LESSONS.md §10.5.
+            """)
+    }
+
+    func test_like_whenAnotherClientWroteFirst_countsBothLikes() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1)
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
+        let expected = Self.startingLikes + 2
+        if case .success = result, storedLikes != expected, writes.count == 1, writes[0].response.statusCode == 412 {
+            return XCTFail("""
+                \(exercise.function) returned after a 412: the write was refused (another client liked first), so this \
+                like was never counted. On 412, write again. See LESSONS.md §10.5.
+                """)
+        }
+        _ = try requireCount(result, exercise)
+        XCTAssertEqual(storedLikes, expected, """
+            \(exercise.function): another client liked between your read and your write; the counter holds \
+            \(storedLikes.map(String.init) ?? "nothing"), expected \(expected) (both likes). See LESSONS.md §10.5.
+            \(TrafficReport(emulator).summary)
+            """)
+    }
+
+    func test_like_alwaysRefused_throwsTooManyConflicts_afterMaxAttemptsWrites() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 60, maxAttempts: 3)
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
+        let sent = writes.count
+        if sent > 3 {
+            return XCTFail("""
+                \(exercise.function) sent \(sent) writes while another client always wrote first; with maxAttempts 3 \
+                it must stop after 3 and throw .tooManyConflicts. See LESSONS.md §10.6.
+                """)
+        }
+        guard case .failure(let error) = result, case ThreadAPIError.tooManyConflicts(let attempts) = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) after \(sent) refused write(s) (maxAttempts 3); expected \
+                ThreadAPIError.tooManyConflicts(attempts: 3) after 3 writes. See LESSONS.md §10.6.
+                """)
+        }
+        XCTAssertEqual(sent, 3, "\(exercise.function) gave up after \(sent) write(s); maxAttempts is 3. See LESSONS.md §10.6.")
+        XCTAssertEqual(attempts, 3, "\(exercise.function) threw .tooManyConflicts(attempts: \(attempts)) after 3 writes. See LESSONS.md §10.6.")
+    }
+
+    // MARK: Together, and other failures
+
+    func test_like_fourClientsAtOnce_allCounted() throws {
+        let results = try concurrently(4, exercise) { try await $0.like(Self.messageKey) }
+        let failures = results.compactMap(\.failure)
+        XCTAssertEqual(failures.map(Self.describe), [], "\(exercise.function): 4 likes at once, and some threw (maxAttempts 5). See LESSONS.md §10.5.")
+        XCTAssertEqual(storedLikes, Self.startingLikes + 4, """
+            \(exercise.function): 4 likes at once on a count of \(Self.startingLikes) left \(storedLikes.map(String.init) ?? "nothing"), \
+            expected \(Self.startingLikes + 4): a like was lost. See LESSONS.md §10.5.
+            """)
+    }
+
+    func test_like_readRefused_throwsStatus401_andWritesNothing() throws {
+        emulator.inject(.httpError(status: 401, message: "Permission denied"))
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
+        guard case .failure(let error) = result, case ThreadAPIError.status(401) = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when the read was refused with 401; expected \
+                ThreadAPIError.status(401). See \(exercise.reference).
+                """)
+        }
+        XCTAssertEqual(writes.map(\.summary), [], "\(exercise.function) wrote after its read was refused. See \(exercise.reference).")
+    }
+}

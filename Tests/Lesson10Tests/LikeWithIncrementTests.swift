@@ -1,0 +1,71 @@
+import Foundation
+import XCTest
+import LabTestSupport
+import FirebaseEmulator
+import Lesson10
+
+/// Exercise 10.7: `likeWithIncrement(_:)` — one PUT of the server value `{".sv": {"increment": 1}}`; the server adds
+/// the like to whatever is there when the write arrives. The counter starts at 3.
+final class LikeWithIncrementTests: LikesTestCase {
+    let exercise = LikesTestCase.increment
+
+    func test_likeWithIncrement_putsTheIncrementServerValue() throws {
+        _ = try call(exercise) { try await $0.likeWithIncrement(Self.messageKey) }
+        guard let write = writes.first else {
+            return XCTFail("\(exercise.function) sent no write (\(TrafficReport(emulator).summary)). See \(exercise.reference).")
+        }
+        XCTAssertEqual(write.method, "PUT", "\(exercise.function) sent \(write.summary); the server value is PUT at the counter. See \(exercise.reference).")
+        XCTAssertEqual(write.path, Self.counterPath, "\(exercise.function) wrote \(write.summary); the counter is <baseURL>/likes/m1.json. See \(exercise.reference).")
+        XCTAssertEqual(write.bodyJSON, [".sv": ["increment": 1]], """
+            \(exercise.function) sent the body \(write.bodyText ?? "(none)"); the server value is \
+            {".sv": {"increment": 1}}: the server, not the client, adds the like. See LESSONS.md §10.7.
+            """)
+    }
+
+    func test_likeWithIncrement_sendsOneRequest() throws {
+        _ = try call(exercise) { try await $0.likeWithIncrement(Self.messageKey) }
+        XCTAssertEqual(emulator.requests.count, 1, """
+            \(exercise.function) sent \(emulator.requests.count) requests (\(TrafficReport(emulator).summary)); the \
+            server value needs no read first: one PUT does the whole like. See LESSONS.md §10.7.
+            """)
+    }
+
+    func test_likeWithIncrement_returnsTheCountTheServerStored() throws {
+        let count = try requireCount(try call(exercise) { try await $0.likeWithIncrement(Self.messageKey) }, exercise)
+        XCTAssertEqual(storedLikes, Self.startingLikes + 1, "\(exercise.function): the counter holds \(storedLikes.map(String.init) ?? "nothing") after one like of \(Self.startingLikes). See \(exercise.reference).")
+        XCTAssertEqual(count, Self.startingLikes + 1, """
+            \(exercise.function) returned \(count); the PUT's answer is the number the server stored \
+            (\(Self.startingLikes + 1)): return that. See LESSONS.md §10.7.
+            """)
+    }
+
+    func test_likeWithIncrement_anotherClientsLikeJustBefore_isKept() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1)
+        _ = try requireCount(try call(exercise) { try await $0.likeWithIncrement(Self.messageKey) }, exercise)
+        XCTAssertEqual(storedLikes, Self.startingLikes + 2, """
+            \(exercise.function): another client liked just before your write; the counter holds \
+            \(storedLikes.map(String.init) ?? "nothing"), expected \(Self.startingLikes + 2). A count computed by the \
+            client overwrites that like; the increment adds to it. See LESSONS.md §10.7.
+            """)
+    }
+
+    func test_likeWithIncrement_tenAtOnce_allCounted() throws {
+        let results = try concurrently(10, exercise) { try await $0.likeWithIncrement(Self.messageKey) }
+        XCTAssertEqual(results.compactMap(\.failure).map(Self.describe), [], "\(exercise.function): 10 likes at once, and some threw. See \(exercise.reference).")
+        XCTAssertEqual(storedLikes, Self.startingLikes + 10, """
+            \(exercise.function): 10 likes at once on a count of \(Self.startingLikes) left \
+            \(storedLikes.map(String.init) ?? "nothing"), expected \(Self.startingLikes + 10). See LESSONS.md §10.7.
+            """)
+    }
+
+    func test_likeWithIncrement_refused_throwsStatus401() throws {
+        emulator.inject(.httpError(status: 401, message: "Permission denied"))
+        let result = try call(exercise) { try await $0.likeWithIncrement(Self.messageKey) }
+        guard case .failure(let error) = result, case ThreadAPIError.status(401) = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when the write was refused with 401; expected \
+                ThreadAPIError.status(401). See \(exercise.reference).
+                """)
+        }
+    }
+}

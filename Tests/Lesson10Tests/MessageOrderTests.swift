@@ -1,0 +1,72 @@
+import Foundation
+import XCTest
+import LabTestSupport
+import Lesson10
+
+/// Exercise 10.2: `Message.inOrder(_:)` — the JSON object of a page (no order) as a list: oldest first by
+/// timestamp, equal timestamps by key.
+final class MessageOrderTests: Lesson10TestCase {
+    let exercise = Lesson10TestCase.order
+
+    static func body(_ text: String, _ timestamp: Int) -> Message.Body {
+        Message.Body(sender: "Ana", text: text, timestamp: timestamp)
+    }
+
+    /// Keys not in time order: each client stamps its message with its own clock.
+    static let skewed: [String: Message.Body] = [
+        "-P5Q0aaaaaaaaaaaaaaa": body("3", 1_793_610_000_300),
+        "-P5Q0bbbbbbbbbbbbbbb": body("1", 1_793_610_000_100),
+        "-P5Q0ccccccccccccccc": body("8", 1_793_610_009_000),
+        "-P5Q0ddddddddddddddd": body("2", 1_793_610_000_200),
+        "-P5Q0eeeeeeeeeeeeeee": body("6", 1_793_610_006_000),
+        "-P5Q0fffffffffffffff": body("4", 1_793_610_000_400),
+        "-P5Q0ggggggggggggggg": body("7", 1_793_610_007_000),
+        "-P5Q0hhhhhhhhhhhhhhh": body("5", 1_793_610_005_000),
+    ]
+
+    func inOrder(_ page: [String: Message.Body], file: StaticString = #filePath, line: UInt = #line) throws -> [Message] {
+        let result = Message.inOrder(page)
+        try stopIfAStubRan(file: file, line: line)
+        return result
+    }
+
+    func test_inOrder_keepsEveryMessageWithItsKey() throws {
+        let list = try inOrder(Self.skewed)
+        XCTAssertEqual(Set(list.map(\.key)), Set(Self.skewed.keys), """
+            \(exercise.function) gave the keys \(list.map(\.key)); expected each of the page's \(Self.skewed.count) \
+            keys once, with its message (Message(key:body:)). See \(exercise.reference).
+            """)
+        for message in list where Self.skewed[message.key].map({ Message(key: message.key, body: $0) }) != message {
+            return XCTFail("\(exercise.function) gave \(message) under the key \(message.key), which holds another message. See \(exercise.reference).")
+        }
+    }
+
+    func test_inOrder_oldestFirst_byTimestamp_notByKey() throws {
+        let texts = try inOrder(Self.skewed).map(\.text)
+        if texts == ["3", "1", "8", "2", "6", "4", "7", "5"] {
+            return XCTFail("""
+                \(exercise.function) ordered the messages by key; the order is by timestamp (keys come from each \
+                client's clock). See \(exercise.reference).
+                """)
+        }
+        XCTAssertEqual(texts, (1...8).map(String.init), """
+            \(exercise.function) gave the messages in the order \(texts.joined(separator: " ")); expected oldest first \
+            by timestamp, 1 to 8. See \(exercise.reference).
+            """)
+    }
+
+    func test_inOrder_equalTimestamps_goByKey() throws {
+        let keys = (0..<8).map { "-P5QdiIlZv_zWnsfgYx\(["a", "b", "c", "d", "e", "f", "g", "h"][$0])" }
+        var page = Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.body("tied", 1_793_612_768_497)) })
+        page["-P5Q0aaaaaaaaaaaaaaa"] = Self.body("later", 1_793_612_768_498)
+        let list = try inOrder(page)
+        XCTAssertEqual(list.map(\.key), keys + ["-P5Q0aaaaaaaaaaaaaaa"], """
+            \(exercise.function): 8 messages share a timestamp and came out as \(list.prefix(8).map { String($0.key.suffix(1)) }); \
+            Firebase orders a tie by key (a…h), and so must the page, or "load older" misplaces them. See \(exercise.reference).
+            """)
+    }
+
+    func test_inOrder_emptyPage_isEmpty() throws {
+        XCTAssertEqual(try inOrder([:]), [], "\(exercise.function) of an empty page should be []. See \(exercise.reference).")
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import XCTest
+import LabTestSupport
+import FirebaseEmulator
+import Lesson10
+
+/// Exercise 10.3: `newestPage(count:)` — one GET with `orderBy="timestamp"&limitToLast=<count>`, the answer in order,
+/// Firebase's 400s as typed errors.
+final class NewestPageTests: PagesTestCase {
+    let exercise = PagesTestCase.newest
+
+    // MARK: The request
+
+    func test_newestPage_sendsOneGETOfTheThreadsMessages_withOrderByInQuotes() throws {
+        _ = try newestPage()
+        let request = try onlyRequest(from: exercise, on: emulator)
+        if let wrong = wrongQuery(exercise) { XCTFail(wrong) }
+        XCTAssertEqual(request.query["orderBy"], "\"timestamp\"", """
+            \(exercise.function) sent orderBy=\(request.query["orderBy"] ?? "(none)"); the newest messages are the last \
+            by time: orderBy="timestamp". See \(exercise.reference).
+            \(request.summary)
+            """)
+    }
+
+    func test_newestPage_asksForTheLast20_withLimitToLast() throws {
+        _ = try newestPage()
+        let request = try onlyRequest(from: exercise, on: emulator)
+        if request.query["limitToFirst"] != nil {
+            return XCTFail("""
+                \(exercise.function) sent limitToFirst, which gives the OLDEST messages of the ordered list; the newest \
+                are its end: limitToLast=20. See LESSONS.md §10.1.
+                \(request.summary)
+                """)
+        }
+        XCTAssertEqual(request.query["limitToLast"], "20", """
+            \(exercise.function) should ask for the last 20 with limitToLast=20 (a page, not the whole thread). \
+            See \(exercise.reference).
+            \(request.summary)
+            """)
+        XCTAssertNil(request.query["startAt"] ?? request.query["endAt"] ?? request.query["equalTo"],
+                     "\(exercise.function): the newest page needs no startAt, endAt or equalTo. \(request.summary)")
+    }
+
+    // MARK: The page
+
+    func test_newestPage_givesTheNewest20_oldestFirst() throws {
+        let page = try requirePage(try newestPage(), exercise)
+        let expected = try Self.messages(36...55)
+        if Set(page.map(\.key)) == Set(expected.map(\.key)) && page != expected {
+            return XCTFail("""
+                \(exercise.function) gave the right 20 messages in the wrong order: \(Self.positions(page)). Firebase's \
+                answer is a JSON object, which has no order: sort it, oldest first (Message.inOrder). See LESSONS.md §10.2.
+                """)
+        }
+        XCTAssertEqual(page, expected, """
+            \(exercise.function) gave \(Self.positions(page)); the newest 20 of the 55 are #36…#55, oldest first. \
+            See \(exercise.reference).
+            """)
+    }
+
+    func test_newestPage_honoursTheCount() throws {
+        let page = try requirePage(try newestPage(count: 5), exercise)
+        XCTAssertEqual(page, try Self.messages(51...55), """
+            \(exercise.function)(count: 5) gave \(Self.positions(page)); expected the newest 5, #51…#55: \
+            limitToLast=<count>, not a fixed 20. See \(exercise.reference).
+            """)
+    }
+
+    func test_newestPage_emptyThread_isEmpty() throws {
+        emulator.load(["t1": ["title": "Nothing yet"]])
+        let result = try newestPage()
+        guard case .success(let page) = result else {
+            return XCTFail("""
+                \(exercise.function) threw \(Self.describe(result.failure!)) for a thread without messages; Firebase \
+                answers `null` there, which is an empty page: decode an optional and give []. See \(exercise.reference).
+                """)
+        }
+        XCTAssertEqual(page, [], "\(exercise.function) gave \(Self.positions(page)) for a thread without messages. See \(exercise.reference).")
+    }
+
+    // MARK: Firebase's 400s
+
+    func test_newestPage_withoutTheIndex_throwsIndexNotDefined() throws {
+        emulator.queryIndexes = QueryIndexes()
+        let result = try newestPage()
+        let sent = emulator.requests.last?.summary ?? "(no request)"
+        guard case .failure(let error) = result, case ThreadAPIError.indexNotDefined(let message) = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when the rules have no .indexOn for timestamp; Firebase answers \
+                400 "Index not defined…": throw ThreadAPIError.indexNotDefined with that text. See \(exercise.reference).
+                \(sent)
+                """)
+        }
+        XCTAssertTrue(message.contains(#"".indexOn": "timestamp""#), """
+            \(exercise.function) threw .indexNotDefined("\(message)"); keep Firebase's text, which names the rule to add. \
+            See \(exercise.reference).
+            """)
+    }
+
+    func test_newestPage_otherBadRequest_throwsBadQueryWithFirebasesText() throws {
+        let text = "orderBy must be a valid JSON encoded path"
+        emulator.inject(.httpError(status: 400, message: text))
+        let result = try newestPage()
+        guard case .failure(let error) = result, case ThreadAPIError.badQuery(let message) = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when Firebase answered 400 {"error": "\(text)"}; expected \
+                ThreadAPIError.badQuery with that text. See \(exercise.reference).
+                """)
+        }
+        XCTAssertEqual(message, text, "\(exercise.function) threw .badQuery(\"\(message)\"); give Firebase's text, from the body's \"error\". See \(exercise.reference).")
+    }
+
+    func test_newestPage_serverError_throwsStatus500() throws {
+        emulator.inject(.httpError(status: 500, message: "Internal server error."))
+        let result = try newestPage()
+        guard case .failure(let error) = result, case ThreadAPIError.status(500) = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when Firebase answered 500; expected ThreadAPIError.status(500). \
+                See \(exercise.reference).
+                """)
+        }
+    }
+
+    func test_newestPage_transportError_throwsTransport() throws {
+        emulator.inject(.transportError(.notConnectedToInternet))
+        let result = try newestPage()
+        guard case .failure(let error) = result, case ThreadAPIError.transport(let urlError) = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when no answer came (URLError.notConnectedToInternet); expected \
+                ThreadAPIError.transport with that URLError. See \(exercise.reference).
+                """)
+        }
+        XCTAssertEqual(urlError.code, .notConnectedToInternet, "\(exercise.function) threw .transport(\(urlError.code)). See \(exercise.reference).")
+    }
+}
+
+extension Result {
+    /// "returned 20 messages" / "threw ThreadAPIError.status(500)", for messages.
+    var outcome: String {
+        switch self {
+        case .success(let value as [Any]): return "returned \(value.count) message(s)"
+        case .success(let value): return "returned \(oneLine(value))"
+        case .failure(let error): return "threw \(Lesson10TestCase.describe(error))"
+        }
+    }
+
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

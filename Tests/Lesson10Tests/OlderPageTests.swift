@@ -1,0 +1,116 @@
+import Foundation
+import XCTest
+import LabTestSupport
+import FirebaseEmulator
+import Lesson10
+
+/// Exercise 10.4: `olderPage(than:count:)` — "load older": the page just before the messages shown, with no
+/// duplicate at the boundary (`endAt` is inclusive) and no gap where timestamps tie. The thread (55 messages) has
+/// #35, #36 and #37 at one timestamp (the boundary of the newest page) and #15 and #16 at another (the next boundary).
+final class OlderPageTests: PagesTestCase {
+    let exercise = PagesTestCase.older
+
+    // MARK: The request
+
+    func test_olderPage_asksForAPage_orderedWithOrderByInQuotes_limited() throws {
+        let shown = try Self.messages(36...55)
+        _ = try olderPage(than: shown)
+        if let wrong = wrongQuery(exercise) { return XCTFail(wrong) }
+        guard !emulator.requests.isEmpty else {
+            return XCTFail("\(exercise.function) sent no request; the older messages are on the server. See \(exercise.reference).")
+        }
+        for request in emulator.requests {
+            let limit = request.query["limitToLast"].flatMap { Int($0) }
+            XCTAssertTrue(limit.map { $0 <= 20 + shown.count } ?? false, """
+                \(exercise.function) sent a query without limitToLast (or with more than a page needs): "load older" \
+                asks for the last messages before the oldest shown, not for the whole thread. See LESSONS.md §10.1.
+                \(request.summary)
+                """)
+        }
+    }
+
+    // MARK: The page
+
+    func test_olderPage_givesNoMessageAlreadyShown() throws {
+        let shown = try Self.messages(36...55)
+        let page = try requirePage(try olderPage(than: shown), exercise)
+        let again = page.filter { message in shown.contains { $0.key == message.key } }
+        XCTAssertEqual(again.map(\.key), [], """
+            \(exercise.function) gave messages already shown (\(Self.positions(again))): endAt is inclusive, so \
+            endAt=<the oldest timestamp> gives the messages at that timestamp again. Drop them. See LESSONS.md §10.1.
+            """)
+    }
+
+    func test_olderPage_skipsNothing_whenTimestampsTieAtTheBoundary() throws {
+        let shown = try Self.messages(36...55)
+        let page = try requirePage(try olderPage(than: shown), exercise)
+        if let skipped = page.isEmpty ? nil : try Self.messages(16...35).last(where: { message in !page.contains { $0.key == message.key } }),
+           skipped.timestamp == shown[0].timestamp {
+            return XCTFail("""
+                \(exercise.function) skipped \(Self.positions([skipped])), which has the same timestamp as the oldest \
+                shown (#36): asking for timestamps below it loses the tie. See LESSONS.md §10.1.
+                """)
+        }
+        XCTAssertEqual(page.first?.key, try Self.messages(16...16).first?.key, """
+            \(exercise.function) gave \(Self.positions(page)) before #36…#55; the 20 before them are #16…#35 \
+            (#35 has #36's timestamp). See \(exercise.reference).
+            """)
+    }
+
+    func test_olderPage_givesThe20JustBefore_oldestFirst() throws {
+        let page = try requirePage(try olderPage(than: try Self.messages(36...55)), exercise)
+        let expected = try Self.messages(16...35)
+        if Set(page.map(\.key)) == Set(expected.map(\.key)) && page != expected {
+            return XCTFail("""
+                \(exercise.function) gave the right 20 messages in the wrong order: sort the page, oldest first \
+                (Message.inOrder). See LESSONS.md §10.2.
+                """)
+        }
+        XCTAssertEqual(page, expected, "\(exercise.function) gave \(Self.positions(page)); expected #16…#35. See \(exercise.reference).")
+    }
+
+    func test_olderPage_afterTwoPages_givesTheShortRest() throws {
+        let page = try requirePage(try olderPage(than: try Self.messages(16...55)), exercise)
+        XCTAssertEqual(page, try Self.messages(1...15), """
+            \(exercise.function) gave \(Self.positions(page)) before #16…#55; the rest of the thread is #1…#15 (#15 has \
+            #16's timestamp): a short page, which tells the app it has reached the start. See \(exercise.reference).
+            """)
+    }
+
+    func test_olderPage_atTheStartOfTheThread_isEmpty() throws {
+        let page = try requirePage(try olderPage(than: try Self.thread()), exercise)
+        XCTAssertEqual(page, [], """
+            \(exercise.function) gave \(Self.positions(page)) when every message is already shown; expected []. \
+            See \(exercise.reference).
+            """)
+    }
+
+    func test_olderPage_honoursTheCount() throws {
+        let page = try requirePage(try olderPage(than: try Self.messages(36...55), count: 2), exercise)
+        XCTAssertEqual(page, try Self.messages(34...35), """
+            \(exercise.function)(count: 2) gave \(Self.positions(page)) before #36…#55; expected #34 #35. \
+            See \(exercise.reference).
+            """)
+    }
+
+    func test_olderPage_pagingBackToTheStart_givesEveryMessageOnce() throws {
+        var shown = try Self.messages(46...55)
+        for _ in 0..<10 {
+            let page = try requirePage(try olderPage(than: shown, count: 10), exercise)
+            if page.isEmpty { break }
+            shown = page + shown
+        }
+        XCTAssertEqual(shown, try Self.thread(), """
+            \(exercise.function), called with count 10 from #46…#55 until it gave [], showed \(shown.count) messages; \
+            expected the 55, each once, in order. See \(exercise.reference).
+            """)
+    }
+
+    func test_olderPage_serverError_throwsStatus500() throws {
+        emulator.inject(.httpError(status: 500, message: "Internal server error."))
+        let result = try olderPage(than: try Self.messages(36...55))
+        guard case .failure(let error) = result, case ThreadAPIError.status(500) = error else {
+            return XCTFail("\(exercise.function) \(result.outcome) when Firebase answered 500; expected ThreadAPIError.status(500). See \(exercise.reference).")
+        }
+    }
+}

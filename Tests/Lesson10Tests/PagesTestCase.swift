@@ -1,0 +1,97 @@
+import Foundation
+import XCTest
+import LabTestSupport
+import FirebaseEmulator
+import Lesson10
+
+/// The page tests' emulator: the long thread (55 messages, tied timestamps at the page boundaries) under
+/// `/t1/messages`, with the rules file that indexes `timestamp` (Fixtures/lesson10/README.md).
+class PagesTestCase: Lesson10TestCase {
+    static let threadID = "t1"
+
+    var emulator: FirebaseEmulator!
+    var pages: ThreadPages!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        emulator = try FirebaseEmulator(databaseExport: Fixtures.folder.appendingPathComponent("lesson10/long-thread.json"))
+        try emulator.setRules(String(decoding: try Fixtures.data("lesson10/database.rules.json"), as: UTF8.self))
+        pages = ThreadPages(baseURL: emulator.baseURL, threadID: Self.threadID, session: emulator.session)
+    }
+
+    override func tearDown() {
+        emulator?.invalidate()
+        super.tearDown()
+    }
+
+    /// The thread's 55 messages, oldest first by (timestamp, key), read from the fixture without learner code.
+    static func thread() throws -> [Message] {
+        let export = try Fixtures.json("lesson10/long-thread.json")
+        guard let object = export["t1"]["messages"].objectValue, object.count == 55 else {
+            throw Lesson10FixtureProblem(description: "Fixtures/lesson10/long-thread.json must hold 55 messages under t1/messages")
+        }
+        return object.map { key, value in
+            Message(key: key, body: Message.Body(sender: value["sender"].stringValue ?? "", text: value["text"].stringValue ?? "",
+                                                  timestamp: Int(value["timestamp"].numberValue ?? 0)))
+        }.sorted { ($0.timestamp, $0.key) < ($1.timestamp, $1.key) }
+    }
+
+    /// Messages `from...through` of the thread, counted from 1 (oldest), as the test reads them.
+    static func messages(_ positions: ClosedRange<Int>) throws -> [Message] {
+        Array(try thread()[(positions.lowerBound - 1)...(positions.upperBound - 1)])
+    }
+
+    func newestPage(count: Int = 20, file: StaticString = #filePath, line: UInt = #line) throws -> Result<[Message], Error> {
+        let pages = self.pages!
+        return try awaitReturn(of: Self.newest, traffic: { TrafficReport(emulator).summary }, file: file, line: line) {
+            try await pages.newestPage(count: count)
+        }
+    }
+
+    func olderPage(than loaded: [Message], count: Int = 20, file: StaticString = #filePath, line: UInt = #line) throws -> Result<[Message], Error> {
+        let pages = self.pages!
+        return try awaitReturn(of: Self.older, traffic: { TrafficReport(emulator).summary }, file: file, line: line) {
+            try await pages.olderPage(than: loaded, count: count)
+        }
+    }
+
+    /// The page, or a stop naming what the call threw.
+    func requirePage(_ result: Result<[Message], Error>, _ exercise: Exercise,
+                     file: StaticString = #filePath, line: UInt = #line) throws -> [Message] {
+        switch result {
+        case .success(let page): return page
+        case .failure(let error):
+            throw fail("""
+                \(exercise.function) threw \(Self.describe(error)); the thread has the messages asked for. The server \
+                received: \(TrafficReport(emulator).summary). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+    }
+
+    /// "#36 … #55" — a page by the messages' positions in the thread (1 = the oldest), for messages.
+    static func positions(_ page: [Message]) -> String {
+        let thread = (try? Self.thread()) ?? []
+        let numbers = page.map { message in (thread.firstIndex { $0.key == message.key }).map { "#\($0 + 1)" } ?? message.key }
+        return numbers.isEmpty ? "(none)" : numbers.joined(separator: " ")
+    }
+
+    /// Every request the call sent must be a GET of the thread's messages with `orderBy` as JSON (in quotes).
+    func wrongQuery(_ exercise: Exercise) -> String? {
+        for request in emulator.requests {
+            if request.method != "GET" || request.path != "/\(Self.threadID)/messages" || !request.hasJSONSuffix {
+                return "\(exercise.function) sent \(request.summary); a page is a GET of <baseURL>/\(Self.threadID)/messages.json with a query. See \(exercise.reference)."
+            }
+            guard let orderBy = request.query["orderBy"] else {
+                return "\(exercise.function) sent \(request.summary) without `orderBy`: Firebase filters and limits only an ordered query. See LESSONS.md §10.1."
+            }
+            if !orderBy.hasPrefix("\"") || !orderBy.hasSuffix("\"") || orderBy.count < 2 {
+                return """
+                    \(exercise.function) sent orderBy=\(orderBy) without quotes: Firebase wants a JSON string, \
+                    orderBy="timestamp" (%22timestamp%22 in the URL), and answers 400 otherwise. See LESSONS.md §10.1.
+                    \(request.summary)
+                    """
+            }
+        }
+        return nil
+    }
+}
