@@ -47,7 +47,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(run(["--hlep"]).printed.contains("Did you mean `lab --help`?"))
         let far = run(["frobnicate"]).printed
         XCTAssertFalse(far.contains("Did you mean"), far)
-        XCTAssertTrue(far.contains("Commands: check, hint, watch, serve, grade, generate, lint, mutants, solutions-copy."), far)
+        XCTAssertTrue(far.contains("Commands: check, hint, watch, serve, grade, generate, new-lesson, lint, mutants, solutions-copy."), far)
     }
 
     func test_aLessonTypedAsACommandSuggestsCheckingIt() {
