@@ -137,10 +137,13 @@ struct ClassReportPage {
             lines.append("<article class=\"learner\" id=\"\(anchor(of: learner.name))\" data-learner=\"\(e(learner.name))\"><h3>\(e(learner.name)) <small>\(learner.total.map { "\(points($0)) of \(points(learner.maxScore ?? 0))" } ?? "not graded")</small></h3>")
             if !learner.notes.isEmpty { lines.append("<ul class=\"notes\">" + learner.notes.map { "<li>\(e($0))</li>" }.joined() + "</ul>") }
             if learner.total != nil && learner.firstFailures.isEmpty { lines.append("<p>Every test passes.</p>") }
-            if !learner.firstFailures.isEmpty {
+            let failed = learner.firstFailures.filter { $0.outcome == "failed" }
+            let notStarted = learner.firstFailures.filter { $0.outcome != "failed" }.map { "§" + e($0.section) }
+            if !notStarted.isEmpty { lines.append("<p class=\"not-started\">Not started: \(notStarted.joined(separator: ", ")).</p>") }
+            if !failed.isEmpty {
                 lines.append("<table class=\"first-failures\"><thead><tr><th>§</th><th>first failing test</th><th>message</th></tr></thead><tbody>")
-                for failure in learner.firstFailures {
-                    lines.append("<tr class=\"\(failure.outcome == "failed" ? "failed" : "not-started")\" data-section=\"\(e(failure.section))\"><td>\(section(failure.section))</td><td><code>\(e(failure.test))</code></td><td class=\"message\">\(failure.outcome == "failed" ? e(failure.message) : "<em>not started</em>")</td></tr>")
+                for failure in failed {
+                    lines.append("<tr class=\"failed\" data-section=\"\(e(failure.section))\"><td>\(section(failure.section))</td><td><code>\(e(failure.test))</code></td><td class=\"message\">\(e(failure.message))</td></tr>")
                 }
                 lines.append("</tbody></table>")
             }
@@ -171,7 +174,7 @@ struct ClassReportPage {
         .share span { display: block; height: 100%; background: #3c8d4f; }
         .mistakes li { margin-bottom: 0.8em; } .message { white-space: pre-wrap; word-break: break-word; font-size: 0.9em; }
         .revisit { font-weight: 600; } .gone, .faded { color: #2d6a3a; } .new, .spread { color: #9b2c2c; }
-        .first-failures .not-started { color: #666; } .learner { border-top: 1px solid #eee; margin-top: 1em; }
+        .not-started { color: #666; } .learner { border-top: 1px solid #eee; margin-top: 1em; }
         </style>
         </head>
         <body>

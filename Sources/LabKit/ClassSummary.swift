@@ -62,6 +62,7 @@ struct ClassSummary: Codable, Equatable {
         var section: String
         var test: String
         var outcome: String
+        /// The failure message; empty for "not started".
         var message: String
     }
 }
@@ -134,8 +135,9 @@ extension ClassSummary.Learner {
             let place = test.lesson + "§" + test.exercise
             guard test.outcome != .passed, !seen.contains(place) else { return nil }
             seen.insert(place)
+            // A stub's message says only "not started": the outcome says it, and the report stays small.
             return ClassSummary.FirstFailure(section: test.exercise, test: test.name, outcome: test.outcome.rawValue,
-                                             message: test.message ?? "")
+                                             message: test.outcome == .failed ? test.message ?? "" : "")
         }
     }
 }

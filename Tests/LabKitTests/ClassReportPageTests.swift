@@ -100,6 +100,9 @@ final class ClassReportPageTests: FolderTestCase {
         XCTAssertEqual(loop.first("tr", where: "data-section", is: "1.3")?.attributes["class"], "failed")
         XCTAssertTrue(loop.text.contains("took longer than 5 s"), loop.text)
         XCTAssertEqual(articles.first { $0.attributes["data-learner"] == "solved-01" }?.all("tr").count, 0)
+        let stubs = try XCTUnwrap(articles.first { $0.attributes["data-learner"] == "stubs" })
+        XCTAssertTrue(stubs.text.contains("Not started: §1.3, §1.4, §2.2"), stubs.text)
+        XCTAssertEqual(stubs.all("tr").count, 0, "a stub is not a failure to read")
     }
 
     func test_learnerText_isNeverMarkup_andThePageNeedsNothingFromElsewhere() throws {
