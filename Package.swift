@@ -9,7 +9,8 @@ let buildsSolutions = ProcessInfo.processInfo.environment["LAB_SOLUTIONS"] == "1
 let lessonsFolder = buildsSolutions ? "Solutions" : "Exercises"
 
 /// The lessons, in course order. A new lesson is a folder in Solutions/, Exercises/ (generated), Tests/ and Fixtures/,
-/// a chapter in LESSONS.md, an entry in lessons.json, and its name here.
+/// a chapter in LESSONS.md, an entry in lessons.json, a mutant catalog, a step in the autograding workflow, and its
+/// name here, on this one line: `lab new-lesson` adds all of them, and `lab lint` names any that is missing.
 let allLessons = ["Lesson1", "Lesson2", "Lesson3", "Lesson4", "Lesson5", "Lesson6", "Lesson7", "Lesson8", "Lesson9", "Lesson10"]
 
 /// `LAB_LESSONS=Lesson1` builds that lesson (comma-separated: several) and none of the kit's own tests: the `lab`

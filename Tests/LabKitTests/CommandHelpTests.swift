@@ -19,7 +19,7 @@ final class CommandHelpTests: XCTestCase {
     }
 
     func test_everyCommandsHelp_namesThatCommand_andNoOther() {
-        for command in ["check", "hint", "watch", "grade", "generate", "mutants", "lint", "solutions-copy"] {
+        for command in ["check", "hint", "watch", "grade", "generate", "new-lesson", "mutants", "lint", "solutions-copy"] {
             let text = help(command, "-h")
             XCTAssertTrue(text.contains("lab \(command)"), "\(command) --help does not show its usage: \(text)")
             let others = LabCommandLine.commands.filter { $0 != command && $0 != "--help" && !$0.hasPrefix(command) && !command.hasPrefix($0) }

@@ -47,7 +47,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(run(["--hlep"]).printed.contains("Did you mean `lab --help`?"))
         let far = run(["frobnicate"]).printed
         XCTAssertFalse(far.contains("Did you mean"), far)
-        XCTAssertTrue(far.contains("Commands: check, hint, watch, serve, grade, generate, lint, mutants, solutions-copy."), far)
+        XCTAssertTrue(far.contains("Commands: check, hint, watch, serve, grade, generate, new-lesson, lint, mutants, solutions-copy."), far)
     }
 
     func test_aLessonTypedAsACommandSuggestsCheckingIt() {
@@ -61,7 +61,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(typo.contains("Valid lessons: Lesson1, Lesson2"), typo)
         let far = run(["check", "Lesson99"]).printed
         XCTAssertTrue(far.contains("unknown lesson 'Lesson99'") && far.contains("Valid lessons: Lesson1"), far)
-        XCTAssertFalse(run(["check", "Lesson9"]).printed.contains("Did you mean"), "Lesson9 is as close to Lesson1 as to Lesson4: no guess")
+        XCTAssertFalse(run(["check", "Lesson0"]).printed.contains("Did you mean"), "Lesson0 is as close to Lesson1 as to Lesson4: no guess (and no kit has a Lesson0 to run)")
     }
 
     func test_spelling_closestIsUniqueOrNothing() {

@@ -2,7 +2,9 @@ import Foundation
 import LabMetadata
 
 /// `lab lint`: lessons.json must describe exactly the lessons, exercises and test classes that exist, every
-/// exercise needs a hint, and every section it names must be a heading in LESSONS.md. CI runs it.
+/// exercise needs a hint, every section it names must be a heading in LESSONS.md, and every lesson must be in each
+/// place a lesson needs (`LessonPlaces`: its folders, Package.swift, its mutant catalog, the autograding workflow).
+/// CI runs it.
 public enum LintCommand {
     public static func run(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
         guard arguments.isEmpty else { throw UsageError("`lab lint` takes no options") }
@@ -19,9 +21,9 @@ public enum LintCommand {
     public static func findProblems(in root: URL) throws -> [String] {
         let catalog = try LessonCatalog.load(from: root.appendingPathComponent("lessons.json"))
         let lessonsText = (try? String(contentsOf: root.appendingPathComponent("LESSONS.md"), encoding: .utf8)) ?? ""
-        let manifest = (try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
         var problems: [String] = []
         let names = catalog.lessons.map(\.name)
+        let places = LessonPlaces(root: root)
 
         for duplicate in Set(names.filter { name in names.filter { $0 == name }.count > 1 }) {
             problems.append("\(duplicate) is listed twice")
@@ -29,13 +31,11 @@ public enum LintCommand {
         for folder in subfolders(of: root.appendingPathComponent("Solutions")) where !names.contains(folder) {
             problems.append("Solutions/\(folder) is not in lessons.json")
         }
+        for name in places.manifestLessons where !names.contains(name) {
+            problems.append("\(name) is in Package.swift's lessons list but not in lessons.json")
+        }
         for lesson in catalog.lessons {
-            for folder in ["Solutions/\(lesson.name)", "Exercises/\(lesson.name)", "Tests/\(lesson.name)Tests"]
-            where !exists(root.appendingPathComponent(folder)) {
-                problems.append("\(lesson.name): \(folder)/ does not exist")
-            }
-            if !manifest.contains("\"\(lesson.name)\"") { problems.append("\(lesson.name) is not in Package.swift's lessons list") }
-            if !hasHeading("## \(lesson.chapter).", in: lessonsText) { problems.append("\(lesson.name): LESSONS.md has no chapter heading `## \(lesson.chapter). …`") }
+            problems += places.missing(lesson)
             if lesson.exercises.isEmpty { problems.append("\(lesson.name) has no exercises") }
 
             let testClasses = classes(in: root.appendingPathComponent("Tests/\(lesson.name)Tests"))

@@ -3,15 +3,16 @@ import LabMetadata
 
 /// `lab grade <checkout>… [--out DIR] [-j N] [--lesson L]`: grades each learner's copy with the kit's own pristine
 /// Package.swift, Tests/ and Fixtures/ — only the learner's Exercises/ is taken, and the learner's manifest never
-/// runs — then writes a class report (CSV and Markdown) and each learner's results file. With `--github-output` or
+/// runs — then writes a class report (HTML, CSV, Markdown: `ClassReportFiles`) and each learner's results file. With `--github-output` or
 /// `--classroom50 FILE` it grades one checkout for an autograding workflow (GradeOutputs).
 public enum GradeCommand {
     public static let usage = """
           lab grade <checkout>… [--out DIR] [-j N] [--lesson L]
                                   instructors: grade learners' copies with the kit's pristine tests, N at once (default:
-                                  the number of cores), each in its own grading copy; writes DIR/class-report.csv,
-                                  DIR/class-report.md and DIR/<learner>.results.json (DIR: lab-grades). --lesson (repeatable,
-                                  or Lesson1,Lesson2): only those lessons
+                                  the number of cores), each in its own grading copy; writes DIR/class-report.html
+                                  (where the class is stuck, and what changed since the last grading into DIR),
+                                  DIR/class-report.csv, .md, .json and DIR/<learner>.results.json (DIR: lab-grades).
+                                  --lesson (repeatable, or Lesson1,Lesson2): only those lessons
           lab grade <checkout> --lesson L --github-output
                                   GitHub Actions autograding: appends result=<base64 JSON> to $GITHUB_OUTPUT for the
                                   autograding reporter, and exits 0 whatever the tests did (README § Autograding)
@@ -68,10 +69,9 @@ public enum GradeCommand {
         var rows = graded
         for (position, index) in order.enumerated() { rows[index] = graded[position] }  // the order they were given in
         let report = ClassReport(catalog: kit.catalog, rows: rows)
-        try report.csv.write(to: out.appendingPathComponent("class-report.csv"), atomically: true, encoding: .utf8)
-        try report.markdown.write(to: out.appendingPathComponent("class-report.md"), atomically: true, encoding: .utf8)
+        try ClassReportFiles.write(report, to: out, sectionTitles: LessonSections.titles(ofKitAt: kit.root))
         output("\n" + report.markdown)
-        output("Wrote \(out.path)/class-report.csv, class-report.md and one results file per learner.")
+        output("Wrote \(out.path)/class-report.html (open it in a browser: where the class is stuck), class-report.csv, class-report.md, class-report.json and one results file per learner.")
         if options.forAutograder, let row = rows.first {
             try GradeOutputs.write(row.results ?? workspaces[0].allFailed(because: row.notes.last ?? "it could not be graded"),
                                    options: options)

@@ -17,16 +17,18 @@ public enum LabCommandLine {
         INSTRUCTORS
         \(GradeCommand.usage)
         \(GenerateCommand.usage)
+        \(NewLessonCommand.usage)
         \(MutantsCommand.usage)
         \(SolutionsCopyCommand.usage)
-          lab lint                check lessons.json against the lessons, tests, sections and hints that exist
+          lab lint                check lessons.json against the lessons, tests, sections and hints that exist, and
+                                  that every lesson is in each place a lesson needs (naming each it is missing from)
 
           lab --help              this text (also `lab <command> --help`)
 
         Lessons are named Lesson1, Lesson2, … or just 1, 2, … (L1, lesson1 and "Lesson 1" work too).
         """
 
-    static let commands = ["check", "hint", "watch", "serve", "grade", "generate", "lint", "mutants", "solutions-copy", "--help"]
+    static let commands = ["check", "hint", "watch", "serve", "grade", "generate", "new-lesson", "lint", "mutants", "solutions-copy", "--help"]
 
     /// The lines of `help` that describe `command` (`lab serve --help`: only `lab serve …` and what follows it), with
     /// a pointer to the rest; nil for a command `help` does not describe.
@@ -71,6 +73,7 @@ public enum LabCommandLine {
             case "serve": return try withoutActuallyEscaping(output) { try ServeCommand.run(rest, output: $0) }
             case "grade": return try GradeCommand.run(rest, output: output)
             case "generate": return try GenerateCommand.run(rest, output: output)
+            case "new-lesson": return try NewLessonCommand.run(rest, output: output)
             case "lint": return try LintCommand.run(rest, output: output)
             case "mutants": return try MutantsCommand.run(rest, output: output)
             case "solutions-copy": return try SolutionsCopyCommand.run(rest, output: output)
