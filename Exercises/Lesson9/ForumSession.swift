@@ -31,18 +31,22 @@ public final class ForumSession: @unchecked Sendable {
     public let apiKey: String
     /// Send every request, to Auth and to the database, through this session.
     public let session: URLSession
+    /// Event streams (§9.6) each get a session of their own, made from this configuration by the given `events(of:)`.
+    public let streamConfiguration: URLSessionConfiguration
 
     // EXERCISE 9.2 (its state) — What the calls share goes here: the credentials of the signed-in user (nil when
     // nobody is), and what §9.4 needs to refresh only once when several requests find the token expired together.
     // Calls come from many tasks at once: guard it (a lock, a serial queue…).
 
     public init(databaseURL: URL = ForumSession.firebaseURL, identityToolkitURL: URL = ForumSession.identityToolkitURL,
-                secureTokenURL: URL = ForumSession.secureTokenURL, apiKey: String, session: URLSession = .shared) {
+                secureTokenURL: URL = ForumSession.secureTokenURL, apiKey: String, session: URLSession = .shared,
+                streamConfiguration: URLSessionConfiguration = .default) {
         self.databaseURL = databaseURL
         self.identityToolkitURL = identityToolkitURL
         self.secureTokenURL = secureTokenURL
         self.apiKey = apiKey
         self.session = session
+        self.streamConfiguration = streamConfiguration
     }
 
     /// EXERCISE 9.2 — The signed-in user's credentials, as kept now: nil before signing in, after signing out, and

@@ -64,9 +64,9 @@ extension ForumSession {
         }
     }
 
-    /// Credentials with an ID token other than `stale`: the ones kept, when another request refreshed meanwhile;
+    /// Credentials with an ID token other than `stale` (§9.6's streams refresh through it too): the ones kept, when another request refreshed meanwhile;
     /// else the refresh under way; else a new refresh, which every other request then waits for.
-    private func freshCredentials(replacing stale: String) async throws -> Credentials {
+    func freshCredentials(replacing stale: String) async throws -> Credentials {
         let refresh: Task<Credentials, Error> = try locked {
             if let running = refreshing { return running }
             guard let current = signedIn else { throw SignInError.notSignedIn }

@@ -17,6 +17,7 @@ class Lesson9TestCase: LabTestCase {
     static let signIn = Exercise("signIn(email:password:)", section: "9.3")
     static let database = Exercise("database(_:_:body:)", section: "9.4")
     static let signOut = Exercise("signOut()", section: "9.5")
+    static let listen = Exercise("listen(_:onEvent:)", section: "9.6")
 
     static let apiKey = "lab-api-key"
     static let adaEmail = "ada@example.com", adaPassword = "analytical-engine"

@@ -1,0 +1,158 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+import FirebaseEmulator
+import LabTestSupport
+import Lesson9
+
+/// Exercise 9.6: `listen(_:onEvent:)` keeps a stream open as the signed-in user through the token's expiry. A stream
+/// needs a socket (a URLProtocol hands a response over in one piece, §8.1): the database emulator is served on
+/// 127.0.0.1 here, Auth stays in-process. The database ends a stream with `auth_revoked` when its token expires, in
+/// real time from its own clock: the tests put both clocks a second before the hour is over, so it comes within 1 s.
+final class ForumListenTests: Lesson9TestCase {
+    let exercise = Lesson9TestCase.listen
+    static let path = "threads/t1/messages"
+    private var server: EmulatorServer!
+    private var listening: Task<Void, Never>?
+    private let events = Box<[ServerSentEvent]>()
+    private let outcome = Box<Result<Void, Error>>()
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        server = EmulatorServer(serving: firebase)
+        do {
+            try server.start()
+        } catch {
+            throw fail("setup: the test server could not start on 127.0.0.1: \(error)")
+        }
+        forum = ForumSession(databaseURL: server.baseURL, identityToolkitURL: auth.identityToolkitURL,
+                             secureTokenURL: auth.secureTokenURL, apiKey: Self.apiKey, session: firebase.session,
+                             streamConfiguration: .ephemeral)
+    }
+
+    override func tearDown() {
+        listening?.cancel()
+        server?.stop()
+        super.tearDown()
+    }
+
+    /// The stream GETs the database received so far.
+    private var streams: [RecordedRequest] { firebase.requests.filter { $0.method == "GET" } }
+
+    /// Signs Ada in, calls `listen`, and waits (at most 2 s) for its first event: the snapshot. `nearTheHour`: both
+    /// clocks move on until a second before her ID token expires, before `listen` is called.
+    private func listenAsAda(nearTheHour: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws -> Credentials {
+        let ada = try signedInAsAda(for: exercise, file: file, line: line)
+        if nearTheHour {
+            authClock.advance(Self.pastExpiry - 2)
+            databaseClock.advance(Self.pastExpiry - 2)
+        }
+        let forum = self.forum!, events = self.events, outcome = self.outcome
+        events.set([])
+        listening = Task.detached {
+            do {
+                try await forum.listen(Self.path) { event in events.set((events.get() ?? []) + [event]) }
+                outcome.set(.success(()))
+            } catch { outcome.set(.failure(error)) }
+        }
+        wait(2) { !(events.get() ?? []).isEmpty || outcome.get() != nil }
+        try stopIfAStubRan(file: file, line: line)
+        guard !(events.get() ?? []).isEmpty else {
+            if let stream = streams.first, stream.query["auth"] != ada.idToken {
+                throw fail("listen's GET was \(brief(stream)): a stream is a database request like any other, sent as the user with auth=<the ID token> (§9.4), or the rules refuse it. See \(exercise.reference).", file: file, line: line)
+            }
+            if let stream = streams.first, stream.header("Accept") != "text/event-stream" {
+                throw fail("listen's GET (\(brief(stream))) has Accept: \(stream.header("Accept") ?? "none"): a stream is asked for with the header Accept: text/event-stream (§8.1); without it the database answers once and closes. See \(exercise.reference).", file: file, line: line)
+            }
+            throw fail("""
+                setup: listen(\"\(Self.path)\") handed no event to onEvent within 2 s (\(databaseTraffic)\
+                \(outcome.get().map { "; it ended: \(Self.describe($0))" } ?? "")). The first event of a stream is a put \
+                at "/": the snapshot. See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        return ada
+    }
+
+    /// Runs the run loop until `done` or `seconds` have passed.
+    private func wait(_ seconds: TimeInterval, until done: () -> Bool) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !done() && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01)) }
+    }
+
+    /// Writes a message as Ada straight to the emulator (not through the learner's code), with a fresh token of hers.
+    private func postAsAda(_ ada: Credentials, idToken: String, text: String) {
+        var request = URLRequest(url: URL(string: firebase.baseURL.absoluteString + Self.path + ".json?auth=" + idToken)!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"uid":"\#(ada.userID)","text":"\#(text)"}"#.utf8)
+        _ = firebase.handle(request)
+    }
+
+    func test_listen_opensTheStreamWithAuthAndTheEventStreamHeader() throws {
+        let ada = try listenAsAda()
+        guard let stream = streams.first else { throw fail("listen sent no GET to the database. See \(exercise.reference).") }
+        XCTAssertEqual(stream.header("Accept"), "text/event-stream", "listen's GET (\(brief(stream))) has Accept: \(stream.header("Accept") ?? "none"): a stream is asked for with the header Accept: text/event-stream (§8.1). See \(exercise.reference).")
+        XCTAssertEqual(stream.query["auth"], ada.idToken, "listen's GET was \(brief(stream)): a stream is a database request like any other, sent as the user with auth=<the ID token> (§9.4). See \(exercise.reference).")
+    }
+
+    func test_listen_handsOnTheEventsAsTheyCome() throws {
+        let ada = try listenAsAda()
+        postAsAda(ada, idToken: ada.idToken, text: "Is the stream up?")
+        wait(2) { (events.get() ?? []).contains { $0.data.contains("Is the stream up?") } }
+        let got = events.get() ?? []
+        XCTAssertTrue(got.contains { $0.name == "put" && $0.data.contains("Is the stream up?") }, "After the snapshot, a message posted to \(Self.path) gave onEvent no put within 2 s (it got \(got.count) event(s): \(got.map(\.name))). Hand on every put and patch, as it comes. See \(exercise.reference).")
+    }
+
+    func test_listen_afterAuthRevoked_refreshesOnceAndReopensWithTheNewToken() throws {
+        let ada = try listenAsAda(nearTheHour: true)
+        authClock.advance(2)
+        databaseClock.advance(2)   // the hour is over; the database sends auth_revoked within about 1 s
+        wait(4) { streams.count >= 2 || outcome.get() != nil }
+        let refreshes = refreshTraffic, traffic = databaseTraffic
+        if let ended = outcome.get(), streams.count < 2 {
+            throw fail("When the stream ended with auth_revoked (the ID token's hour was over), listen ended (\(Self.describe(ended))) after \(refreshes) (\(traffic)). Refresh the token once, as §9.4 does, and open the stream again with the new one. See \(exercise.reference).")
+        }
+        XCTAssertEqual(refreshRequests.count, 1, "Around an auth_revoked, listen sent \(refreshes) (\(traffic)): exactly one refresh per auth_revoked. See \(exercise.reference).")
+        guard streams.count >= 2 else {
+            throw fail("4 s after the token expired, listen had not opened the stream again (\(traffic); \(refreshes)). auth_revoked ends the stream: refresh, then open it again. See \(exercise.reference).")
+        }
+        let reopened = streams[1]
+        guard let fresh = forum.credentials, reopened.query["auth"] == fresh.idToken, fresh.idToken != ada.idToken else {
+            throw fail("After the refresh, listen opened the stream again as \(brief(reopened)) — not with the new ID token the refresh gave (\(traffic)). The old one has expired: reopen with the fresh token. See \(exercise.reference).")
+        }
+        XCTAssertEqual(streams.count, 2, "After one auth_revoked listen opened \(streams.count) streams (\(traffic)): one reopening per auth_revoked. See \(exercise.reference).")
+        let before = (events.get() ?? []).count
+        postAsAda(ada, idToken: fresh.idToken, text: "Still listening?")
+        wait(2) { (events.get() ?? []).contains { $0.data.contains("Still listening?") } }
+        XCTAssertTrue((events.get() ?? []).dropFirst(before).contains { $0.data.contains("Still listening?") }, "The reopened stream handed onEvent no event for a message posted after it opened (within 2 s). Hand on the reopened stream's events too. See \(exercise.reference).")
+    }
+
+    func test_listen_whenTheRefreshIsRefused_endsWithSignInExpired() throws {
+        let ada = try listenAsAda(nearTheHour: true)
+        deleteAccount(idToken: ada.idToken)   // the refresh token stops working
+        authClock.advance(2)
+        databaseClock.advance(2)
+        wait(4) { outcome.get() != nil || requestCount > Self.requestLimit }
+        let traffic = "\(databaseTraffic); \(refreshTraffic)"
+        guard let ended = outcome.get() else {
+            throw fail("The stream ended with auth_revoked and the refresh was refused (the account is gone), but listen had not ended 4 s later (\(traffic)). A refused refresh ends the listening with .signInExpired: never try again in a loop. See \(exercise.reference).")
+        }
+        XCTAssertEqual(ended.error as? SignInError, .signInExpired, "The refresh after auth_revoked was refused (the account is gone); listen ended \(Self.describe(ended)) (\(traffic)). A refused refresh is .signInExpired. See \(exercise.reference).")
+        XCTAssertEqual(streams.count, 1, "The refresh after auth_revoked was refused, and listen opened the stream again anyway (\(traffic)): with no fresh token there is nothing to reopen with. See \(exercise.reference).")
+    }
+
+    func test_listen_onCancel_endsWithPermissionDeniedWithoutReopening() throws {
+        _ = try listenAsAda()
+        try firebase.setRules(#"{"rules": {".read": false}}"#)   // the database sends cancel: Ada may not read here any more
+        wait(2) { outcome.get() != nil }
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.3))  // anything it does after ending
+        let traffic = "\(databaseTraffic); \(refreshTraffic)"
+        guard let ended = outcome.get() else {
+            throw fail("The database ended the stream with cancel (the rules no longer let Ada read there), and listen had not ended 2 s later (\(traffic)). cancel ends the listening with .permissionDenied. See \(exercise.reference).")
+        }
+        XCTAssertEqual(refreshRequests.count, 0, "After cancel listen sent \(refreshTraffic): cancel comes from the rules, not from the token — a new token changes nothing. See \(exercise.reference).")
+        XCTAssertEqual(streams.count, 1, "After cancel listen opened the stream again (\(traffic)): cancel is final. See \(exercise.reference).")
+        XCTAssertEqual(ended.error as? SignInError, .permissionDenied, "After cancel, listen ended \(Self.describe(ended)) (\(traffic)): cancel is .permissionDenied. See \(exercise.reference).")
+    }
+}
