@@ -56,6 +56,14 @@ final class LessonsDoneTests: FolderTestCase {
         XCTAssertEqual(done.next(after: kit.catalog.lessons[0])?.name, "Lesson2")
     }
 
+    func test_aLessonIsForgotten_whenItsFixturesChange_inTheirLowerCaseFolder() throws {
+        let done = LessonsDone(kit: kit, codeFolder: "Exercises")
+        try write("Fixtures/lesson2/data.json", "{}")
+        done.record(results([2], .passed), ran: lessons([2]), replaced: [])
+        try write("Fixtures/lesson2/data.json", "{\"changed\": true}")
+        XCTAssertFalse(done.isDone(kit.catalog.lessons[1]))
+    }
+
     func test_aLessonIsForgotten_whenARunOfItFails_orItDidNotCompile() {
         let done = LessonsDone(kit: kit, codeFolder: "Exercises")
         done.record(results([2, 3], .passed), ran: lessons([2, 3]), replaced: [])

@@ -29,14 +29,19 @@ struct LessonsDone {
 
     /// Whether `lesson` passed whole and nothing it is built from changed since.
     func isDone(_ lesson: LessonCatalog.Lesson) -> Bool {
-        stored()[lesson.name] == digest(of: lesson)
+        isDone(lesson, in: stored())
+    }
+
+    private func isDone(_ lesson: LessonCatalog.Lesson, in done: [String: String]) -> Bool {
+        done[lesson.name] == digest(of: lesson)
     }
 
     /// The first lesson after `lesson` not known to be done; else the first before it; nil when every one is.
     func next(after lesson: LessonCatalog.Lesson) -> LessonCatalog.Lesson? {
         let lessons = kit.catalog.lessons
         let here = lessons.firstIndex { $0.name == lesson.name } ?? lessons.endIndex
-        return lessons.dropFirst(here + 1).first { !isDone($0) } ?? lessons.prefix(here).first { !isDone($0) }
+        let done = stored()  // read once, not once per lesson
+        return lessons.dropFirst(here + 1).first { !isDone($0, in: done) } ?? lessons.prefix(here).first { !isDone($0, in: done) }
     }
 
     private func stored() -> [String: String] {
@@ -44,7 +49,8 @@ struct LessonsDone {
     }
 
     private func digest(of lesson: LessonCatalog.Lesson) -> String {
-        let parts = ["\(codeFolder)/\(lesson.name)", "Tests/\(lesson.name)Tests", "Fixtures/\(lesson.name)"]
+        // Fixture folders are lower case: Fixtures/lesson9.
+        let parts = ["\(codeFolder)/\(lesson.name)", "Tests/\(lesson.name)Tests", "Fixtures/\(lesson.name.lowercased())"]
         return KitFingerprint.digest(Data(KitFingerprint.listing(of: parts, in: kit.root).utf8))
     }
 }
