@@ -33,8 +33,12 @@ let lessonTargets: [Target] = lessons.flatMap { lesson -> [Target] in
     ]
 }
 
-/// The kit's own tests (not graded), left out of a `LAB_LESSONS` build.
-let kitTestTargets: [Target] = onlyLessons != nil ? [] : [
+/// The kit's own tests (not graded) are built for whoever checks the kit: with `LAB_SOLUTIONS=1` (instructors, CI) or
+/// `LAB_KIT_TESTS=1` (the same tests against Exercises/). A learner's `swift test` leaves them out — half of a first
+/// build — and so does a `LAB_LESSONS` build.
+let buildsKitTests = onlyLessons == nil
+    && (buildsSolutions || ProcessInfo.processInfo.environment["LAB_KIT_TESTS"] == "1")
+let kitTestTargets: [Target] = !buildsKitTests ? [] : [
     .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "EmulatorTestSupport"], path: "Tests/EmulatorCoreTests"),
     .testTarget(name: "TodoEmulatorTests", dependencies: ["TodoEmulator", "EmulatorTestSupport"], path: "Tests/TodoEmulatorTests"),
     .testTarget(name: "FirebaseEmulatorTests", dependencies: ["FirebaseEmulator", "EmulatorTestSupport"], path: "Tests/FirebaseEmulatorTests"),
