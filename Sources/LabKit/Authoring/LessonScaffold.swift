@@ -207,7 +207,7 @@ struct LessonScaffold {
         Open `\(exerciseFile)`: `fetchGreeting` GETs `<baseURL>/greeting.json` through the injected `session` and passes
         the greeting to its completion. Check it with:
         ```sh
-        swift test --disable-swift-testing --filter \(name)
+        swift test --disable-swift-testing --filter \(name)Tests
         swift run lab check \(name)
         ```
 

@@ -39,7 +39,7 @@ enum KitFault {
         [
             "The kit itself is broken: \(fixtureFailure(in: test.message) ?? test.message ?? "a fixture") — this is not your code, and nothing you change in Exercises/ will fix it.",
             "  Tell your instructor, or re-clone the kit (`git status Fixtures/` shows whether a file there was changed).",
-            "  (First seen in \(test.testCode); `LAB_SOLUTIONS=1 swift test --disable-swift-testing --filter \(lesson.name)` shows the same failure against the reference solutions.)",
+            "  (First seen in \(test.testCode); `LAB_SOLUTIONS=1 swift test --disable-swift-testing --filter \(lesson.name)Tests` shows the same failure against the reference solutions.)",
         ]
     }
 }
