@@ -94,7 +94,7 @@ extension Lesson9TestCase {
     /// writes it to the real output too). `print` from any thread meanwhile is caught.
     func captureOutput(_ body: () throws -> Void) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lesson9-output-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: file) }
         guard let handle = FileHandle(forWritingAtPath: file.path) else { try body(); return "" }
         fflush(stdout)

@@ -125,8 +125,8 @@ struct Sandbox {
         }
         func hiding(_ path: String) -> String {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            return isFolder.boolValue
+            let isHiddenFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            return isHiddenFolder
                 ? "mount -n -t tmpfs -o size=64k,mode=0755 lab-hidden \(Self.quoted(path)) || fail 'hide'"
                 : "mount -n --bind /dev/null \(Self.quoted(path)) || fail 'hide'"
         }
