@@ -29,10 +29,16 @@ extension BoardApp {
         }
     }
 
+    /// Whether the open thread has a message stamped with fractions of a second: Lesson 1's, posted by a guest.
+    private var holdsAGuestsPost: Bool {
+        openThread?.messages.contains { $0.timestamp.timeIntervalSinceReferenceDate.rounded() != $0.timestamp.timeIntervalSinceReferenceDate } ?? false
+    }
+
     func loadOlder() {
         guard let thread = openThread, busy == nil else { return }
         if let pagingStub { return show(pagingStub.statusText, error: true) }
         guard let pages, let paged, paged.identifier == thread.identifier else {
+            if let pages, thread.messages.count > pages.pageSize { return startPaging(thread) }  // its newest page, again
             return show("every message is shown: l loads older in threads longer than a page", error: false)
         }
         if paged.reachedStart { return show("the start of the thread: nothing older", error: false) }
@@ -59,7 +65,13 @@ extension BoardApp {
             }
         case .failure(let failure):
             if case .notStarted = failure.problem { pagingStub = failure }
-            show(failure.statusText, error: true)
+            if case .undecodable = failure.problem, holdsAGuestsPost {
+                // Not the learner's Lesson 10: Lesson 1 writes a Date, which Lesson 10's whole-number timestamp cannot read.
+                show("this thread holds a guest's post, whose timestamp (Lesson 1's Date) has fractions of a second that "
+                     + "Lesson 10's Message cannot read: every message is shown", error: false)
+            } else {
+                show(failure.statusText, error: true)
+            }
         }
         onChange()
     }

@@ -1,6 +1,9 @@
 @testable import BoardKit
 import FirebaseEmulator
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import XCTest
 
 /// "Load older" on the learner's Lesson 10 code (Exercises/, or Solutions/ with LAB_SOLUTIONS=1), through the
@@ -67,6 +70,32 @@ final class BoardPagesTests: XCTestCase {
         app.handle(.character("l"))
         XCTAssertEqual(app.status.text, "newest page: finish Lesson 10 §10.3 (newestPage)", "l says it again")
         #endif
+    }
+
+    /// A guest's post (Lesson 1 writes a Date: seconds with fractions) cannot be read by Lesson 10's whole-number
+    /// timestamp: the board says so, rather than blame the learner's pages, and shows every message.
+    func test_aGuestsPostInTheLongThread_isNamedAsWhyItIsNotPaged() throws {
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("\(LongThread.identifier)/messages.json"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"sender":"Kim","text":"A guest's post","timestamp":815400000.25}"#.utf8)
+        XCTAssertEqual(server.emulator.handle(request).statusCode, 200, "setup: a guest posts")
+        let service = FakeBoardService()
+        var thread = Self.longThread
+        thread.messages.append(BoardMessage(text: "A guest's post", sender: "Kim", timestamp: Date(timeIntervalSinceReferenceDate: 815_400_000.25)))
+        service.threads = [thread]
+        app = BoardApp(service: service, serverLabel: "test", sender: "Ann",
+                       pages: Lesson10Pages(baseURL: server.baseURL, session: server.session, timeout: 2))
+        app.start()
+        waitUntilIdle()
+        app.handle(.enter)
+        waitUntilIdle()
+        #if LAB_SOLUTIONS
+        XCTAssertTrue(app.status.text.hasPrefix("this thread holds a guest's post"), app.status.text)
+        XCTAssertFalse(app.status.isError)
+        #else
+        XCTAssertEqual(app.status.text, "newest page: finish Lesson 10 §10.3 (newestPage)")
+        #endif
+        XCTAssertEqual(app.shownMessages.count, 65, "every message, as the list brought them")
     }
 
     func test_aThreadOfOnePage_isNotPaged() {
