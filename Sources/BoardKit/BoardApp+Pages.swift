@@ -67,8 +67,8 @@ extension BoardApp {
             if case .notStarted = failure.problem { pagingStub = failure }
             if case .undecodable = failure.problem, holdsAGuestsPost {
                 // Not the learner's Lesson 10: Lesson 1 writes a Date, which Lesson 10's whole-number timestamp cannot read.
-                show("this thread holds a guest's post, whose timestamp (Lesson 1's Date) has fractions of a second that "
-                     + "Lesson 10's Message cannot read: every message is shown", error: false)
+                show("a guest's post (Lesson 1) is stamped with fractions of a second, which Lesson 10's Int timestamp "
+                     + "cannot read: every message is shown", error: false)
             } else {
                 show(failure.statusText, error: true)
             }
