@@ -56,15 +56,17 @@ let kitTestTargets: [Target] = !buildsKitTests ? [] : [
     .testTarget(name: "ChatCaveEmulatorTests", dependencies: ["ChatCaveEmulator", "EmulatorTestSupport"], path: "Tests/ChatCaveEmulatorTests"),
     .testTarget(name: "LabKitTests", dependencies: ["LabKit", "LabMetadata", "LabTestSupport", "EmulatorTestSupport"], path: "Tests/LabKitTests"),
     // LAB_SOLUTIONS: against the solutions every board feature must work; against Exercises/ a stub may be named instead.
-    .testTarget(name: "BoardTests", dependencies: ["BoardKit", "Lesson1", "Lesson4", "Lesson8", "LabSupport", "FirebaseEmulator"],
+    .testTarget(name: "BoardTests", dependencies: ["BoardKit", "Lesson1", "Lesson4", "Lesson8", "Lesson9", "Lesson10", "LabSupport",
+                                                   "FirebaseEmulator", "FirebaseAuthEmulator"],
                 path: "Tests/BoardTests", swiftSettings: buildsSolutions ? [.define("LAB_SOLUTIONS")] : []),
 ]
 
-/// `swift run board`: the Message Board on the learner's own Lesson 1, 4 and 8 code. It needs every lesson it
-/// runs, so a `LAB_LESSONS` build leaves it out.
+/// `swift run board`: the Message Board on the learner's own Lesson 1, 4, 8, 9 (sign-in) and 10 (pages) code, against
+/// an embedded database and Auth emulator. It needs every lesson it runs, so a `LAB_LESSONS` build leaves it out.
 let boardTargets: [Target] = onlyLessons != nil ? [] : [
-    // The board's logic as a library (screen model, terminal, scriptable commands), so it can be tested.
-    .target(name: "BoardKit", dependencies: ["Lesson1", "Lesson4", "Lesson8", "LabSupport", "FirebaseEmulator"], path: "Sources/BoardKit"),
+    // The board's logic as a library (screen model, terminal, sign-in, scriptable commands), so it can be tested.
+    .target(name: "BoardKit", dependencies: ["Lesson1", "Lesson4", "Lesson8", "Lesson9", "Lesson10", "LabSupport",
+                                             "FirebaseEmulator", "FirebaseAuthEmulator"], path: "Sources/BoardKit"),
     .executableTarget(name: "board", dependencies: ["BoardKit"], path: "Sources/board"),
 ]
 

@@ -88,7 +88,7 @@ extension BoardApp {
                 threads[index].messages.append(message)
             }
             scrollBack = 0
-            show("posted as \(sender) with your createMessage (POST)", error: false)
+            show("posted as \(sender) with your " + (signIn.user == nil ? "createMessage (POST)" : "database(\"POST\") (Lesson 9)"), error: false)
             refresh(quietly: true)
         case .failure(let failure):
             show(failure.statusText, error: true)
@@ -96,7 +96,7 @@ extension BoardApp {
         onChange()
     }
 
-    private func show(_ text: String, error: Bool) {
+    func show(_ text: String, error: Bool) {
         status = Status(text: text, isError: error)
     }
 }

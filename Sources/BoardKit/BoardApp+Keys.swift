@@ -20,6 +20,7 @@ extension BoardApp {
             page = .thread(identifier: threads[selection].identifier)
             scrollBack = 0
             startListening(to: threads[selection].identifier)
+            startPaging(threads[selection])
         case .character("n"): openPrompt(.newThread)
         default: handleCommon(key)
         }
@@ -32,8 +33,10 @@ extension BoardApp {
         case .pageUp: scrollBack = min(scrollBack + bodyHeight, maxScrollBack)
         case .pageDown: scrollBack = max(0, scrollBack - bodyHeight)
         case .character("p"): openPrompt(.message)
+        case .character("l"): loadOlder()
         case .escape, .left, .character("b"):
             page = .threads
+            paged = nil
             stopListening()
         default: handleCommon(key)
         }

@@ -26,7 +26,7 @@ extension BoardApp {
         }
         let rule = line(String(repeating: "─", count: width), .dim)
         var lines = [ScreenLine(text: TextWidth.spread(" Message Board", serverLabel + " ", width: width), style: .bar)]
-        lines.append(line(header, .heading))
+        lines.append(ScreenLine(text: TextWidth.spread(header, signInNote.map { $0 + " " } ?? "", width: width), style: .heading))
         lines.append(rule)
         let body = page == .threads ? threadListBody() : messagesBody()
         lines += body.map { line($0.text, $0.style) }
@@ -52,8 +52,21 @@ extension BoardApp {
         guard let thread = openThread else {
             return hasLoaded ? " Threads: \(threads.count)" : " Threads"
         }
-        let count = thread.messages.count
-        return " \(thread.title) — \(count) \(count == 1 ? "message" : "messages"), oldest first"
+        let shown = shownMessages.count
+        if let paged, isPaged, !paged.reachedStart {
+            return " \(thread.title) — newest \(shown) of \(max(shown, thread.messages.count)), l loads older"
+        }
+        return " \(thread.title) — \(shown) \(shown == 1 ? "message" : "messages"), oldest first"
+    }
+
+    /// Who posts: the header's right end.
+    private var signInNote: String? {
+        switch signIn {
+        case .none: return nil
+        case .guest: return "not signed in"
+        case .signedIn(let user): return "signed in as \(user.email)"
+        case .notStarted(let section): return "sign-in: finish Lesson 9 §\(section)"
+        }
     }
 
     private var promptOrInfo: String? {
@@ -78,7 +91,7 @@ extension BoardApp {
     private var keys: String {
         if prompt != nil { return "type   enter send   esc cancel" }
         if page == .threads { return "↑↓ select   enter open   n new thread   r refresh   q quit" }
-        return "↑↓ scroll   p post   r refresh   esc back   q quit"
+        return "↑↓ scroll   p post   l load older   r refresh   esc back   q quit"
     }
 
     private func threadListBody() -> [(text: String, style: ScreenLine.Style)] {
@@ -108,11 +121,13 @@ extension BoardApp {
         return ["", "  No threads yet: n starts one."]
     }
 
-    /// Every message of the open thread, oldest first, as lines: a heading, the wrapped text, a blank line.
+    /// The open thread's messages as shown (every one, or its pages), oldest first, as lines: a heading, the wrapped
+    /// text, a blank line.
     private func messageLines() -> [(text: String, style: ScreenLine.Style)] {
-        guard let thread = openThread else { return [] }
-        if thread.messages.isEmpty { return [("", .plain), ("  No messages yet: p posts the first (Lesson 1 §1.4).", .plain)] }
-        return thread.messages.enumerated().flatMap { index, message -> [(text: String, style: ScreenLine.Style)] in
+        guard openThread != nil else { return [] }
+        let messages = shownMessages
+        if messages.isEmpty { return [("", .plain), ("  No messages yet: p posts the first (Lesson 1 §1.4).", .plain)] }
+        return messages.enumerated().flatMap { index, message -> [(text: String, style: ScreenLine.Style)] in
             let text = TextWidth.wrap(message.text, width: size.width - 5).map { ("    " + $0, ScreenLine.Style.plain) }
             return (index == 0 ? [] : [("", .plain)]) + [("  \(message.sender) · \(minute(message.timestamp))", .heading)] + text
         }

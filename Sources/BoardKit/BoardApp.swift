@@ -48,6 +48,8 @@ public final class BoardApp {
 
     public let serverLabel: String
     public let sender: String
+    /// Who is signed in (Lesson 9), for the header; signed in, `sender` is their email.
+    public let signIn: BoardSignIn.Outcome
     /// Whether messages from other clients arrive by themselves (Lesson 8); without, `r` refreshes.
     public var hasLiveUpdates: Bool { live != nil }
     public internal(set) var liveState = LiveState.idle
@@ -63,15 +65,24 @@ public final class BoardApp {
 
     let service: BoardService
     let live: LiveUpdates?
+    /// A long thread a page at a time (Lesson 10); without, a thread shows every message the list brought.
+    let pages: ThreadPaging?
+    /// The open thread's pages loaded so far, while it is paged.
+    var paged: PagedThread?
+    /// The learner's `newestPage` or `olderPage` is a stub: its `NotImplemented`, said again when `l` is pressed.
+    public internal(set) var pagingStub: BoardFailure?
     /// Where the service's answers are applied: the main queue for the terminal, immediately in some tests.
     let deliver: (@escaping () -> Void) -> Void
 
     public init(service: BoardService, serverLabel: String, sender: String, live: LiveUpdates? = nil,
+                signIn: BoardSignIn.Outcome = .none, pages: ThreadPaging? = nil,
                 deliver: @escaping (@escaping () -> Void) -> Void = { DispatchQueue.main.async(execute: $0) }) {
         self.service = service
         self.serverLabel = serverLabel
         self.sender = sender
         self.live = live
+        self.signIn = signIn
+        self.pages = pages
         self.deliver = deliver
     }
 

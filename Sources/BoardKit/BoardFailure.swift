@@ -6,14 +6,13 @@ public enum BoardFeature: String, CaseIterable {
     case newThread = "new thread"
     case post = "post"
     case live = "live updates"
+    case signIn = "sign-in"
+    /// A post as the signed-in user, through Lesson 9 (a guest's post is `.post`, through Lesson 1).
+    case signedInPost = "post as you"
+    case newestPage = "newest page"
+    case olderPage = "load older"
 
-    public var lesson: Int {
-        switch self {
-        case .threadList: return 4
-        case .newThread, .post: return 1
-        case .live: return 8
-        }
-    }
+    public var lesson: Int { Int(section.prefix { $0 != "." })! }
 
     /// The LESSONS.md section of the exercise.
     public var section: String {
@@ -22,6 +21,10 @@ public enum BoardFeature: String, CaseIterable {
         case .newThread: return "1.3"
         case .post: return "1.4"
         case .live: return "8.4"
+        case .signIn: return "9.3"
+        case .signedInPost: return "9.4"
+        case .newestPage: return "10.3"
+        case .olderPage: return "10.4"
         }
     }
 
@@ -32,6 +35,10 @@ public enum BoardFeature: String, CaseIterable {
         case .newThread: return "createMessageThread"
         case .post: return "createMessage"
         case .live: return "ForumListener"
+        case .signIn: return "signIn"
+        case .signedInPost: return "database"
+        case .newestPage: return "newestPage"
+        case .olderPage: return "olderPage"
         }
     }
 

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `swift run board`: parse, connect, then the screen or one script command.
+/// `swift run board`: parse, connect, sign in, then the screen or one script command.
 public enum BoardMain {
     public static func run(_ arguments: [String]) -> Never {
         setvbuf(stdout, nil, _IOLBF, 0)
@@ -28,13 +28,22 @@ public enum BoardMain {
             exit(1)
         }
         CrashGuard.install()
+        let signIn: BoardSignIn.Outcome
+        switch BoardSignIn.run(options, service: connection.signIn, prompter: .terminal) {
+        case .success(let outcome): signIn = outcome
+        case .failure(let failure):
+            fputs("board: \(failure.statusText)\n", stderr)
+            exit(1)
+        }
+        // Signed in, the user posts as themselves: their email is the sender.
+        let sender = signIn.user?.email ?? options.sender
         if options.command == .interactive {
-            let app = BoardApp(service: connection.service, serverLabel: connection.label, sender: options.sender,
-                               live: connection.live)
+            let app = BoardApp(service: connection.service, serverLabel: connection.label, sender: sender,
+                               live: connection.live, signIn: signIn, pages: connection.pages)
             withExtendedLifetime(connection) { TerminalBoard.run(app) }  // the embedded emulator's socket stays open
         }
         let output = BoardScript.Output(line: { print($0) }, error: { fputs($0 + "\n", stderr) })
-        BoardScript.run(options.command, sender: options.sender, service: connection.service, output: output) { status in
+        BoardScript.run(options.command, sender: sender, service: connection.service, output: output) { status in
             _ = connection  // keeps the embedded emulator alive until the command is done
             exit(status)
         }

@@ -21,19 +21,27 @@ public struct BoardOptions: Equatable {
     public var server = Server.embedded(database: nil, latency: 0)
     public var sender: String
     public var timeout: TimeInterval = 10
+    /// Who signs in (Lesson 9), when given on the command line; else the screen asks.
+    public var email: String?
+    public var password: String?
 
     public static let usage = """
-        usage: swift run board [--url URL] [--sender NAME]     the Message Board, on your Lesson 1, 4 and 8 code
+        usage: swift run board [--url URL] [--sender NAME]     the Message Board, on your Lessons 1, 4, 8, 9 and 10 code
                swift run board --list                           the threads: identifier, messages, title
                swift run board --show THREAD                    a thread's messages, oldest first
                swift run board --new-thread "Title"             your Lesson 1 PUT
                swift run board --post THREAD --text "Hi" [--sender NAME]   your Lesson 1 POST
         THREAD is a thread's identifier or its title.
+        The screen signs in first with your Lesson 9 signIn (enter no email to go on as a guest, posting with Lesson 1);
+        the embedded emulator has one account: \(EmbeddedServer.sampleAccount.email), password \(EmbeddedServer.sampleAccount.password).
+        A thread longer than a page opens at its newest page (your Lesson 10 newestPage); l loads older (olderPage).
           --url URL          a server instead of the embedded emulator: http://127.0.0.1:9000/ (lab serve),
                              https://<your-db>.firebaseio.com/
           --database FILE    the embedded emulator's database export (default: the course's sample)
           --latency SECONDS  the embedded emulator answers that late (to watch a slow server)
-          --sender NAME      who posts (default: your user name)
+          --sender NAME      who posts as a guest (default: your user name); signed in, your email
+          --email EMAIL      sign in as this user instead of being asked (scripts too: --post as that user)
+          --password PASS    with --email (ps shows it: the screen asks without echo when it is left out)
           --timeout SECONDS  how long to wait for your code's completion (default: 10)
         """
 
@@ -73,6 +81,8 @@ public struct BoardOptions: Equatable {
                 try setCommand(.post(thread: postTarget!, text: ""))
             case "--text": text = try value(of: argument)
             case "--sender": options.sender = try value(of: argument)
+            case "--email": options.email = try value(of: argument)
+            case "--password": options.password = try value(of: argument)
             case "--url": url = try serverURL(try value(of: argument))
             case "--database": database = URL(fileURLWithPath: try value(of: argument))
             case "--latency": latency = try seconds(of: argument)
@@ -87,8 +97,10 @@ public struct BoardOptions: Equatable {
         } else if text != nil {
             throw BoardUsageError("--text goes with --post")
         }
+        if options.password != nil, options.email == nil { throw BoardUsageError("--password goes with --email") }
         if let url {
             guard database == nil, latency == 0 else { throw BoardUsageError("--database and --latency are for the embedded emulator, not --url") }
+            guard options.email == nil else { throw BoardUsageError("--email signs in to the embedded emulator's Auth emulator, not --url") }
             options.server = .url(url)
         } else {
             options.server = .embedded(database: database, latency: latency)

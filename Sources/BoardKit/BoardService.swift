@@ -47,3 +47,43 @@ public protocol LiveUpdates: AnyObject {
     /// Stops following; returns at once.
     func stop()
 }
+
+/// Where a long thread's pages plug in (Lesson 10's `ThreadPages`): its newest page first, then older ones.
+public protocol ThreadPaging: AnyObject {
+    /// How many messages a page holds: a page with fewer is the thread's first.
+    var pageSize: Int { get }
+    /// The thread's newest messages, oldest first; paging that thread starts again from them.
+    func newestPage(of threadID: String, completion: @escaping (Result<[BoardMessage], BoardFailure>) -> Void)
+    /// The messages just before those loaded of the thread so far, oldest first: none again, none skipped; [] at its start.
+    func olderPage(of threadID: String, completion: @escaping (Result<[BoardMessage], BoardFailure>) -> Void)
+}
+
+/// Who is signed in (Lesson 9), as the board shows them and as their posts carry them.
+public struct BoardUser: Equatable {
+    public let email: String
+    /// `auth.uid` in the rules: a post carries it as `uid`.
+    public let userID: String
+
+    public init(email: String, userID: String) {
+        self.email = email
+        self.userID = userID
+    }
+}
+
+/// Where Firebase Auth's REST API answers: the embedded Auth emulator's URLs (any API key does there).
+public struct SignInEndpoints {
+    public let identityToolkitURL: URL
+    public let secureTokenURL: URL
+    public let apiKey: String
+
+    public init(identityToolkitURL: URL, secureTokenURL: URL, apiKey: String) {
+        self.identityToolkitURL = identityToolkitURL
+        self.secureTokenURL = secureTokenURL
+        self.apiKey = apiKey
+    }
+}
+
+/// A server the board can sign in to; once signed in, its posts go as that user.
+public protocol SignInService: AnyObject {
+    func signIn(email: String, password: String, completion: @escaping (Result<BoardUser, BoardFailure>) -> Void)
+}

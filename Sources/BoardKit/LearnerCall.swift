@@ -32,12 +32,14 @@ enum LearnerCall {
         }
     }
 
-    /// The errors every lesson shares: the stub's `NotImplemented`, a lesson's `HTTPStatusError`, URLSession's
-    /// `URLError`, a `DecodingError`.
+    /// The errors every lesson shares: the stub's `NotImplemented`, a lesson's own error type, a lesson's
+    /// `HTTPStatusError`, URLSession's `URLError`, a `DecodingError`.
     static func problem(for error: Error, _ feature: BoardFeature) -> BoardFailure.Problem {
         switch error {
         case let stub as NotImplemented:
             return .notStarted(section: stub.section)
+        case let typed as LessonTypedError:
+            return typed.boardProblem
         case let refused as LessonStatusError:
             return .httpStatus(refused.statusCode, message: serverMessage(in: refused.body))
         case let urlError as URLError:
@@ -76,6 +78,12 @@ enum LearnerCall {
 protocol LessonStatusError: Error {
     var statusCode: Int { get }
     var body: String { get }
+}
+
+/// A lesson's typed error (Lesson 9's `SignInError`, Lesson 10's `ThreadAPIError`), in the board's words: each
+/// adapter file makes its lesson's one of these.
+protocol LessonTypedError: Error {
+    var boardProblem: BoardFailure.Problem { get }
 }
 
 /// True the first time only, from any thread.

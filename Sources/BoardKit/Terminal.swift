@@ -43,10 +43,27 @@ public enum Terminal {
     }
 
     public static func restore() {
-        guard rawFlag.pointee == 1 else { return }
+        guard rawFlag.pointee != 0 else { return }
+        let screen = rawFlag.pointee == 1
         rawFlag.pointee = 0
         tcsetattr(STDIN_FILENO, TCSAFLUSH, saved)
-        _ = systemWrite(OutputCapture.terminal, leave.baseAddress, leave.count)
+        if screen { _ = systemWrite(OutputCapture.terminal, leave.baseAddress, leave.count) }
+    }
+
+    /// One line typed without echo (a password), before the screen is up; nil at the end of input. Echo comes back
+    /// on every way out: `CrashGuard`'s Ctrl-C calls `restore()` too (flag 2: the terminal's modes only, no screen).
+    static func readHiddenLine() -> String? {
+        _ = leave
+        guard isatty(STDIN_FILENO) != 0, tcgetattr(STDIN_FILENO, saved) == 0 else { return readLine() }
+        var quiet = saved.pointee
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        rawFlag.pointee = 2
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        defer {
+            restore()
+            write("\n")  // the Enter that was not echoed
+        }
+        return readLine()
     }
 
     /// Columns and rows, 80×24 when the terminal does not say.

@@ -22,6 +22,17 @@ final class BoardInputTests: XCTestCase {
         XCTAssertThrowsError(try BoardOptions.parse(["--frobnicate"], environment: [:]))
     }
 
+    func test_options_signIn() throws {
+        let options = try BoardOptions.parse(["--email", "ada@example.com", "--password", "pw"], environment: [:])
+        XCTAssertEqual(options.email, "ada@example.com")
+        XCTAssertEqual(options.password, "pw")
+        XCTAssertEqual(options.command, .interactive)
+        XCTAssertNil(try BoardOptions.parse([], environment: [:]).email, "no email: the screen asks")
+        XCTAssertThrowsError(try BoardOptions.parse(["--password", "pw"], environment: [:]))
+        XCTAssertThrowsError(try BoardOptions.parse(["--url", "http://x/", "--email", "a@b.c"], environment: [:]))
+        XCTAssertTrue(BoardOptions.usage.contains("ada@example.com, password analytical-engine"), "the sample account is in --help")
+    }
+
     func test_url_isAnyHTTPServer_withATrailingSlash() throws {
         let options = try BoardOptions.parse(["--url", "http://127.0.0.1:9000", "--list"], environment: [:])
         XCTAssertEqual(options.server, .url(URL(string: "http://127.0.0.1:9000/")!))
