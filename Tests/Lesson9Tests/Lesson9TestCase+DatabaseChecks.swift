@@ -67,7 +67,7 @@ extension Lesson9TestCase {
         if request.method != "POST" || request.path != "/securetoken.googleapis.com/v1/token" {
             return "\(head): it is a POST to <secureTokenURL> itself (\(auth.secureTokenURL.path)). See LESSONS.md §9.4."
         }
-        if request.query["key"] != Self.apiKey { return "\(head): the Auth APIs need `?key=<apiKey>`. See LESSONS.md §9.4." }
+        if !sendsTheAPIKey(request) { return "\(head): the Auth APIs need `?key=<apiKey>`. See LESSONS.md §9.4." }
         let fields = Self.formOrJSON(request.bodyText ?? "")
         if fields["grant_type"] != "refresh_token" {
             return "\(head), and its body has no grant_type=refresh_token: send the form grant_type=refresh_token&refresh_token=<refresh token>. See LESSONS.md §9.4."

@@ -20,7 +20,7 @@ extension Lesson9TestCase {
                 (identityToolkitURL.appendingPathComponent("\(operation)")), here \(endpoint). See \(exercise.reference).
                 """
         }
-        if request.query["key"] != Self.apiKey {
+        if !sendsTheAPIKey(request) {
             return """
                 \(exercise.function) sent \(sent): \(request.query["key"].map { "key=\($0)" } ?? "no key") in the query. \
                 Every Auth request names the project with `?key=<apiKey>` (a URLQueryItem); without it the Auth API \
@@ -28,6 +28,12 @@ extension Lesson9TestCase {
                 """
         }
         return nil
+    }
+
+    /// Whether an Auth request names the project: `?key=<apiKey>`, or the `X-Goog-Api-Key` header, which Google's
+    /// APIs and the Auth emulator read as well.
+    func sendsTheAPIKey(_ request: RecordedRequest) -> Bool {
+        request.query["key"] == Self.apiKey || (request.query["key"] == nil && request.header("X-Goog-Api-Key") == Self.apiKey)
     }
 
     /// What is wrong with the body of a sign-up or sign-in, or nil when it is JSON with the email and the password.

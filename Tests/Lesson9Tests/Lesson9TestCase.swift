@@ -37,7 +37,8 @@ class Lesson9TestCase: LabTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        let authClock = TestClock(), databaseClock = TestClock()
+        let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let authClock = TestClock(start: start), databaseClock = TestClock(start: start)
         (self.authClock, self.databaseClock) = (authClock, databaseClock)
         auth = FirebaseAuthEmulator(clock: { authClock.now })
         firebase = FirebaseEmulator(clock: { databaseClock.now })
@@ -176,10 +177,14 @@ class Lesson9TestCase: LabTestCase {
     var requestCount: Int { auth.requests.count + firebase.requests.count }
 }
 
-/// A clock the tests move by hand, read from any thread.
+/// A clock the tests move by hand, read from any thread. It starts at the real time, as a real server's clock agrees
+/// with the device's: a client that also refreshes ahead of time, reading the ID token's `exp` against `Date()`, then
+/// sees tokens issued now (a fixed date in the past would make every token look expired to it).
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
-    private var current = Date(timeIntervalSince1970: 1_795_000_000)  // Nov 2026
+    private var current: Date
+    /// `start`: now, to the whole second; the two services' clocks start from one value, so they agree to the second.
+    init(start: Date) { current = start }
     var now: Date { lock.lock(); defer { lock.unlock() }; return current }
     func advance(_ seconds: TimeInterval) { lock.lock(); current += seconds; lock.unlock() }
 }
