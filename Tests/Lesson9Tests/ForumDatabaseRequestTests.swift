@@ -79,6 +79,26 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         }
     }
 
+    // MARK: Other answers
+
+    func test_database_serverError_throwsStatus() throws {
+        let ada = try signedInAsAda(for: exercise)
+        firebase.inject(.httpError(status: 500, message: "An internal error occurred"))
+        let outcome = try request("GET", "users/\(ada.userID)")
+        if case .failure(let error) = outcome, case .status(500, _)? = error as? SignInError { return }
+        throw fail("""
+            The database answered 500 {"error" : "An internal error occurred"}, and database gave \(Self.describe(outcome)); \
+            expected .status(500, "An internal error occurred"). Only a 2xx answer is data: throw every other status. See \(exercise.reference).
+            """)
+    }
+
+    func test_database_lostConnection_throwsTransport() throws {
+        let ada = try signedInAsAda(for: exercise)
+        firebase.inject(.transportError(.networkConnectionLost))
+        let outcome = try request("GET", "users/\(ada.userID)")
+        try expectTransport(outcome, after: "The connection was lost before the database answered", exercise)
+    }
+
     // MARK: An expired token: refresh once, retry once
 
     func test_database_expiredToken_refreshesOnceAndRetriesOnce() throws {
@@ -162,6 +182,60 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         XCTAssertNil(forum.credentials, "After a refused refresh, `credentials` still holds \(forum.credentials.map { "\($0)" } ?? "nil"): the sign-in is over; forget them, so the app asks the user to sign in. See LESSONS.md §9.4.")
     }
 
+    func test_database_afterARefusedRefresh_aNewSignInRefreshesAgain() throws {
+        let ada = try signedInAsAda(for: exercise)
+        deleteAccount(idToken: ada.idToken)  // the refresh will be refused
+        letTheTokenExpire()
+        let refused = try request("GET", "users/\(ada.userID)")
+        guard case .failure(SignInError.signInExpired) = refused else {
+            throw fail("setup: a refused refresh should end the request with .signInExpired; it gave \(Self.describe(refused)). The test test_database_refusedRefresh_throwsSignInExpired_andSignsOut says what is wrong.")
+        }
+        try makeAccount(Self.adaEmail, Self.adaPassword)  // Ada has an account again and signs in again
+        let again = try signIn()
+        guard case .success(let back) = again else {
+            throw fail("setup: signing in again after a refused refresh: signIn(email:password:) gave \(Self.describe(again)). Fix §9.3 first.")
+        }
+        setupAuthRequests += auth.requests
+        auth.clearRequests()
+        firebase.clearRequests()
+        letTheTokenExpire()
+        let outcome = try request("GET", "users/\(back.userID)")
+        if case .failure(let error) = outcome {
+            throw fail("""
+                After a refused refresh and a new sign-in, the next expiry ended in \(Self.describe(error)) (\(databaseTraffic); \
+                \(refreshTraffic)). A refused refresh must be forgotten (refreshing = nil) like a successful one, or every later \
+                request reuses its failure. See LESSONS.md §9.4.
+                """)
+        }
+        XCTAssertEqual(refreshRequests.count, 1, "After a refused refresh and a new sign-in, the next expiry gave \(refreshTraffic) (\(databaseTraffic)); expected one. See LESSONS.md §9.4.")
+    }
+
+    func test_database_signOutDuringARefresh_staysSignedOut() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        auth.holdResponses()  // the refresh stays under way until Ada has signed out
+        defer { auth.releaseHeldResponses() }
+        let forum = self.forum!, uid = ada.userID, ended = Box<Result<Data, Error>>()
+        Task.detached { ended.set(await Self.outcome { try await forum.database("GET", "users/\(uid)") }) }
+        let deadline = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
+        while refreshRequests.isEmpty && ended.get() == nil && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
+        try stopIfAStubRan()
+        guard !refreshRequests.isEmpty else {
+            throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests above say what is wrong. See LESSONS.md §9.4.")
+        }
+        forum.signOut()
+        try stopIfAStubRan()
+        auth.releaseHeldResponses()
+        let end = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
+        while ended.get() == nil && Date() < end { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
+        XCTAssertNil(forum.credentials, """
+            Ada signed out while a refresh was under way, and when it ended `credentials` held \(forum.credentials.map { "\($0)" } ?? "nil"): \
+            the refresh signed her back in. Keep a refresh's tokens only if the credentials it replaces are still the kept ones. \
+            See LESSONS.md §9.4 and §9.5.
+            """)
+    }
+
     // MARK: Two requests, one refresh
 
     func test_database_twoRequestsExpiringTogether_refreshOnce() throws {
@@ -176,6 +250,28 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         }
         let both = try outcome.get()
         for single in both { try checkRefreshedOnce(single, what: "two GETs whose token expired together") }
+    }
+
+    func test_database_a401ArrivingAfterTheRefresh_retriesWithoutRefreshingAgain() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        let forum = self.forum!, late = Box<Result<Data, Error>>()
+        firebase.latency = 1.5  // this request's 401 comes back late…
+        Task.detached { late.set(await Self.outcome { try await forum.database("GET", "threads") }) }
+        let sent = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
+        while firebase.requests.isEmpty && late.get() == nil && Date() < sent { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
+        firebase.latency = 0    // …after another request has found the token expired, refreshed, and retried
+        let early = try request("GET", "users/\(ada.userID)")
+        try checkRefreshedOnce(early, what: "one GET")
+        guard late.get() == nil else {
+            throw fail("setup: the first GET's late answer (1.5 s) came before the second GET had refreshed and retried (\(databaseTraffic)); the machine is very busy: run the test again.")
+        }
+        let end = Date(timeIntervalSinceNow: 3)
+        while late.get() == nil && requestCount <= Self.requestLimit && Date() < end { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
+        guard let outcome = late.get() else {
+            throw fail("database neither returned nor threw within 3 s of its late 401 (\(databaseTraffic); \(refreshTraffic)). See LESSONS.md §9.4.")
+        }
+        try checkRefreshedOnce(outcome, what: "a GET whose 401 came back after another request had refreshed the token")
     }
 
     // MARK: Credentials stay secret

@@ -104,6 +104,16 @@ final class ForumListenTests: Lesson9TestCase {
         XCTAssertTrue(got.contains { $0.name == "put" && $0.data.contains("Is the stream up?") }, "After the snapshot, a message posted to \(Self.path) gave onEvent no put within 2 s (it got \(got.count) event(s): \(got.map(\.name))). Hand on every put and patch, as it comes. See \(exercise.reference).")
     }
 
+    func test_listen_handsOnOnlyPutsAndPatches() throws {
+        _ = try listenAsAda(nearTheHour: true)
+        authClock.advance(2)
+        databaseClock.advance(2)   // auth_revoked within about 1 s
+        wait(4) { streams.count >= 2 || outcome.get() != nil }
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))
+        let others = Set((events.get() ?? []).map(\.name)).subtracting(["put", "patch"])
+        XCTAssertTrue(others.isEmpty, "onEvent was handed \(others.sorted().joined(separator: ", ")) events: hand on only put and patch (the data); auth_revoked, cancel and keep-alive are for listen itself to act on. See \(exercise.reference).")
+    }
+
     func test_listen_afterAuthRevoked_refreshesOnceAndReopensWithTheNewToken() throws {
         let ada = try listenAsAda(nearTheHour: true)
         authClock.advance(2)

@@ -63,12 +63,38 @@ final class ForumSignInTests: Lesson9TestCase {
         try expectFailure(outcome, .unknownEmail, after: "Auth answered 400 EMAIL_NOT_FOUND (\(Self.benEmail) has no account)", exercise)
     }
 
+    func test_signIn_otherMessage_throwsAuthWithTheMessage() throws {
+        let outcome = try signIn("ada.example.com", Self.adaPassword)
+        try expectFailure(outcome, .auth("INVALID_EMAIL"), after: "Auth answered 400 INVALID_EMAIL (\"ada.example.com\" is no email address)", exercise)
+    }
+
+    func test_signIn_lostConnection_throwsTransport() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        auth.inject(.transportError(.networkConnectionLost))
+        let outcome = try signIn()
+        try expectTransport(outcome, after: "The connection was lost before Auth answered", exercise)
+    }
+
     func test_signIn_failure_keepsNoCredentials() throws {
         try makeAccount(Self.adaEmail, Self.adaPassword)
         _ = try signIn(Self.adaEmail, Self.benPassword)
         XCTAssertNil(forum.credentials, """
             After a sign-in refused with INVALID_PASSWORD, `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"): \
             a refused sign-in signs nobody in. See \(exercise.reference).
+            """)
+    }
+
+    func test_signIn_failureWhileSignedIn_leavesTheCredentialsAsTheyWere() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        let first = try signIn()
+        guard case .success(let ada) = first else {
+            return try checkCredentials(first, answeredBy: try theAuthRequest(of: exercise), exercise)
+        }
+        _ = try signIn(Self.adaEmail, Self.benPassword)
+        XCTAssertEqual(forum.credentials, ada, """
+            Ada was signed in; a second sign-in refused with INVALID_PASSWORD left `credentials` \
+            \(forum.credentials.map { "\($0)" } ?? "nil"). A refused sign-in leaves the credentials as they were: keep new \
+            ones only from a 2xx answer, and change nothing before. See \(exercise.reference).
             """)
     }
 }

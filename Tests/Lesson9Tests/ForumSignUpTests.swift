@@ -57,6 +57,12 @@ final class ForumSignUpTests: Lesson9TestCase {
         try expectFailure(outcome, .weakPassword, after: "Auth answered 400 \"WEAK_PASSWORD : Password should be at least 6 characters\"", exercise)
     }
 
+    func test_signUp_lostConnection_throwsTransport() throws {
+        auth.inject(.transportError(.networkConnectionLost))
+        let outcome = try signUp()
+        try expectTransport(outcome, after: "The connection was lost before Auth answered", exercise)
+    }
+
     func test_signUp_failure_keepsNoCredentials() throws {
         _ = try signUp(Self.adaEmail, "12345")
         XCTAssertNil(forum.credentials, """

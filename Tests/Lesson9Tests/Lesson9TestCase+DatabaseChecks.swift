@@ -50,6 +50,13 @@ extension Lesson9TestCase {
                 token was already replaced just retries with the new one. See LESSONS.md §9.4.
                 """, file: file, line: line)
         }
+        if case .failure(let error) = outcome, refreshRequests.contains(where: { $0.response.statusCode == 200 }),
+           error is DecodingError || { if case .decoding? = error as? SignInError { return true } else { return false } }() {
+            throw fail("""
+                After \(what), the refresh answered 200 and database threw \(Self.describe(error)): the refresh's answer is \
+                snake_case, {"id_token", "refresh_token", "user_id", "expires_in": "3600"…}, unlike sign-in's idToken. See LESSONS.md §9.4.
+                """, file: file, line: line)
+        }
         if case .failure(let error) = outcome {
             throw fail("""
                 After \(what), database threw \(Self.describe(error)) (\(databaseTraffic); \(refreshTraffic)). On 401 \

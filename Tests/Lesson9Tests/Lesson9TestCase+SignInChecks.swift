@@ -51,7 +51,30 @@ extension Lesson9TestCase {
         if fields["password"]?.stringValue == nil {
             return "\(exercise.function)'s body has no \"password\" (keys: \(fields.keys.sorted())): the password goes in the body, under that key. See \(exercise.reference)."
         }
+        if fields["returnSecureToken"] != .bool(true) && fields["returnSecureToken"]?.stringValue != "true" {
+            return """
+                \(exercise.function)'s body has no "returnSecureToken": true (keys: \(fields.keys.sorted())). Without it \
+                Firebase Auth answers no refresh token (the kit's emulator, like Google's, answers one anyway). See \(exercise.reference).
+                """
+        }
         return nil
+    }
+
+    /// Stops the test unless the call threw `.transport`, after the emulator failed its request as a lost connection.
+    func expectTransport<T>(_ outcome: Result<T, Error>, after situation: String, _ exercise: Exercise,
+                            file: StaticString = #filePath, line: UInt = #line) throws {
+        if case .failure(let error) = outcome, case .transport? = error as? SignInError { return }
+        let did: String
+        switch outcome {
+        case .success(let value): did = "returned \(value)"
+        case .failure(let error as URLError): did = "threw the URLError itself (code \(error.code.rawValue))"
+        case .failure(let error): did = "threw \(Self.describe(error))"
+        }
+        throw fail("""
+            \(situation), and \(exercise.function) \(did); expected .transport(URLError). Catch the URLError that \
+            `session.data(for:)` throws and throw SignInError.transport(error), so the app switches over one type. See \
+            \(exercise.reference) and LESSONS.md §9.1.
+            """, file: file, line: line)
     }
 
     /// Stops the test unless the call succeeded with exactly the user id and tokens Auth answered.
@@ -59,9 +82,12 @@ extension Lesson9TestCase {
                           file: StaticString = #filePath, line: UInt = #line) throws {
         let answer = request.response.bodyJSON
         guard case .success(let got) = outcome else {
+            let decoding = (outcome.error as? SignInError).map { if case .decoding = $0 { return true } else { return false } } ?? false
+                || outcome.error is DecodingError
             throw fail("""
                 Auth answered \(request.response.statusCode) with the user's localId, idToken and refreshToken, and \
-                \(exercise.function) threw \(Self.describe(outcome.error)). Decode those three fields of the answer. \
+                \(exercise.function) threw \(Self.describe(outcome.error)). Decode those three fields of the answer\
+                \(decoding ? " as strings (expiresIn is a string too, \"3600\": leave out the fields you do not use)" : ""). \
                 See \(exercise.reference).
                 """, file: file, line: line)
         }
