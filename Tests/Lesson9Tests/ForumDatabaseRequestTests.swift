@@ -110,6 +110,21 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         XCTAssertEqual(sent.count, 2, "After the 401 and one refresh, \(databaseTraffic): send the request again, once, with the new ID token. See LESSONS.md §9.4.")
     }
 
+    func test_database_expiredToken_retrySendsTheSameRequest() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        let outcome = try request("PUT", "users/\(ada.userID)/name", body: #""Ada""#)
+        let sent = firebase.requests
+        if sent.count == 2, sent[1].method != sent[0].method || sent[1].bodyJSON != sent[0].bodyJSON {
+            throw fail("""
+                The retry after the refresh was \(brief(sent[1])) with body \(masked(sent[1].bodyText ?? "none")); the request was \
+                PUT with body "Ada". Send the same request again, method, path and body: only the token is new. See LESSONS.md §9.4.
+                """)
+        }
+        try checkRefreshedOnce(outcome, what: "one PUT")
+        XCTAssertEqual(firebase.value(at: "users/\(ada.userID)/name"), "Ada", "After a PUT retried with a fresh token, the database holds \(firebase.value(at: "users/\(ada.userID)")) (\(databaseTraffic)). See LESSONS.md §9.4.")
+    }
+
     func test_database_refresh_sendsTheRefreshTokenToSecureToken() throws {
         let ada = try signedInAsAda(for: exercise)
         letTheTokenExpire()
@@ -208,32 +223,6 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
                 """)
         }
         XCTAssertEqual(refreshRequests.count, 1, "After a refused refresh and a new sign-in, the next expiry gave \(refreshTraffic) (\(databaseTraffic)); expected one. See LESSONS.md §9.4.")
-    }
-
-    func test_database_signOutDuringARefresh_staysSignedOut() throws {
-        let ada = try signedInAsAda(for: exercise)
-        letTheTokenExpire()
-        auth.holdResponses()  // the refresh stays under way until Ada has signed out
-        defer { auth.releaseHeldResponses() }
-        let forum = self.forum!, uid = ada.userID, ended = Box<Result<Data, Error>>()
-        Task.detached { ended.set(await Self.outcome { try await forum.database("GET", "users/\(uid)") }) }
-        let deadline = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
-        while refreshRequests.isEmpty && ended.get() == nil && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
-        try stopIfAStubRan()
-        guard !refreshRequests.isEmpty else {
-            throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests above say what is wrong. See LESSONS.md §9.4.")
-        }
-        forum.signOut()
-        try stopIfAStubRan()
-        auth.releaseHeldResponses()
-        let end = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
-        while ended.get() == nil && Date() < end { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
-        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
-        XCTAssertNil(forum.credentials, """
-            Ada signed out while a refresh was under way, and when it ended `credentials` held \(forum.credentials.map { "\($0)" } ?? "nil"): \
-            the refresh signed her back in. Keep a refresh's tokens only if the credentials it replaces are still the kept ones. \
-            See LESSONS.md §9.4 and §9.5.
-            """)
     }
 
     // MARK: Two requests, one refresh

@@ -32,4 +32,35 @@ final class ForumSignOutTests: Lesson9TestCase {
         XCTAssertTrue(firebase.requests.isEmpty, "After signOut(), database still sent \(databaseTraffic): the signed-out user's token must be gone. See \(exercise.reference).")
         try expectFailure(outcome, .notSignedIn, after: "Ada had signed out", exercise)
     }
+
+    func test_signOut_duringARefresh_staysSignedOut() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()  // the next database request refreshes
+        auth.holdResponses()  // the refresh stays under way until Ada has signed out
+        defer { auth.releaseHeldResponses() }
+        let forum = self.forum!, uid = ada.userID, ended = Box<Result<Data, Error>>()
+        Task.detached {
+            do { ended.set(.success(try await forum.database("GET", "users/\(uid)"))) } catch { ended.set(.failure(error)) }
+        }
+        let deadline = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
+        while refreshRequests.isEmpty && ended.get() == nil && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
+        try stopIfAStubRan()
+        guard !refreshRequests.isEmpty else {
+            throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests of §9.4 say what is wrong: fix them first. See LESSONS.md §9.4.")
+        }
+        forum.signOut()
+        try stopIfAStubRan()
+        guard forum.credentials == nil else {
+            throw fail("After signOut(), `credentials` is still \(forum.credentials.map { "\($0)" } ?? "nil"): forget the tokens. See \(exercise.reference).")
+        }
+        auth.releaseHeldResponses()
+        let end = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
+        while ended.get() == nil && Date() < end { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
+        XCTAssertNil(forum.credentials, """
+            Ada signed out while a refresh was under way, and when it ended `credentials` held \(forum.credentials.map { "\($0)" } ?? "nil"): \
+            the refresh signed her back in. Keep a refresh's tokens only if the credentials it replaces are still the kept ones. \
+            See LESSONS.md §9.4 and §9.5.
+            """)
+    }
 }

@@ -75,6 +75,14 @@ extension Lesson9TestCase {
             return "\(head): it is a POST to <secureTokenURL> itself (\(auth.secureTokenURL.path)). See LESSONS.md §9.4."
         }
         if !sendsTheAPIKey(request) { return "\(head): the Auth APIs need `?key=<apiKey>`. See LESSONS.md §9.4." }
+        let type = (request.header("Content-Type") ?? "none").lowercased()
+        let isJSON = (try? JSONValue(data: Data((request.bodyText ?? "").utf8)))?.objectValue != nil
+        if isJSON && !type.hasPrefix("application/json") {
+            return "\(head): a JSON body with Content-Type: \(type). Label it application/json: Secure Token reads a body by its Content-Type (URLSession on Apple's platforms labels an unlabelled body a form). See LESSONS.md §9.4."
+        }
+        if !isJSON && type.hasPrefix("application/json") {
+            return "\(head): a form body labelled Content-Type: application/json, which Secure Token would read as JSON and refuse. Label it application/x-www-form-urlencoded. See LESSONS.md §9.4."
+        }
         let fields = Self.formOrJSON(request.bodyText ?? "")
         if fields["grant_type"] != "refresh_token" {
             return "\(head), and its body has no grant_type=refresh_token: send the form grant_type=refresh_token&refresh_token=<refresh token>. See LESSONS.md §9.4."

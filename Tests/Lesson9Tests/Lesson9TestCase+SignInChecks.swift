@@ -45,6 +45,13 @@ extension Lesson9TestCase {
                 with `Content-Type: application/json`. See \(exercise.reference).
                 """
         }
+        if let type = request.header("Content-Type"), type.lowercased().hasPrefix("application/json") {} else {
+            return """
+                \(exercise.function) sent its JSON body with Content-Type: \(request.header("Content-Type") ?? "none"). Set \
+                `Content-Type: application/json`: without it URLSession on Apple's platforms labels a body a form, and \
+                Firebase cannot read it. See \(exercise.reference).
+                """
+        }
         if fields["email"]?.stringValue != email {
             return "\(exercise.function) sent the email as \(fields["email"].map { "\($0)" } ?? "nothing") (keys: \(fields.keys.sorted())); expected \"email\": \"\(email)\". See \(exercise.reference)."
         }
