@@ -197,6 +197,19 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         XCTAssertNil(forum.credentials, "After a refused refresh, `credentials` still holds \(forum.credentials.map { "\($0)" } ?? "nil"): the sign-in is over; forget them, so the app asks the user to sign in. See LESSONS.md §9.4.")
     }
 
+    func test_database_refreshLostConnection_throwsTransport_andStaysSignedIn() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        auth.inject(.transportError(.networkConnectionLost))  // the refresh gets no answer
+        let outcome = try request("GET", "users/\(ada.userID)")
+        try expectTransport(outcome, after: "The token expired, and the connection was lost before Secure Token answered the refresh", exercise)
+        XCTAssertEqual(forum.credentials, ada, """
+            A lost connection during the refresh left `credentials` \(forum.credentials.map { "\($0)" } ?? "nil"). Only a \
+            refused refresh (400 INVALID_REFRESH_TOKEN…) ends the sign-in; after a lost connection the user is still signed \
+            in, and the next request refreshes again. See LESSONS.md §9.4.
+            """)
+    }
+
     func test_database_afterARefusedRefresh_aNewSignInRefreshesAgain() throws {
         let ada = try signedInAsAda(for: exercise)
         deleteAccount(idToken: ada.idToken)  // the refresh will be refused

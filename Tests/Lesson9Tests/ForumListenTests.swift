@@ -89,6 +89,23 @@ final class ForumListenTests: Lesson9TestCase {
         _ = firebase.handle(request)
     }
 
+    func test_listen_beforeSignIn_throwsNotSignedIn_andOpensNothing() throws {
+        let forum = self.forum!, outcome = self.outcome
+        listening = Task.detached {
+            do {
+                try await forum.listen(Self.path) { _ in }
+                outcome.set(.success(()))
+            } catch { outcome.set(.failure(error)) }
+        }
+        wait(2) { outcome.get() != nil }
+        try stopIfAStubRan()
+        XCTAssertTrue(streams.isEmpty, "With nobody signed in, listen opened a stream (\(databaseTraffic)). Without a token there is nothing to open: throw .notSignedIn first. See \(exercise.reference).")
+        guard let ended = outcome.get() else {
+            throw fail("With nobody signed in, listen had not ended 2 s later (\(databaseTraffic)): throw .notSignedIn before opening anything. See \(exercise.reference).")
+        }
+        try expectFailure(ended, .notSignedIn, after: "Nobody had signed in", exercise)
+    }
+
     func test_listen_opensTheStreamWithAuthAndTheEventStreamHeader() throws {
         let ada = try listenAsAda()
         guard let stream = streams.first else { throw fail("listen sent no GET to the database. See \(exercise.reference).") }
