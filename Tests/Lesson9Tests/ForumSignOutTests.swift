@@ -37,13 +37,15 @@ final class ForumSignOutTests: Lesson9TestCase {
         let ada = try signedInAsAda(for: exercise)
         letTheTokenExpire()  // the next database request refreshes
         auth.holdResponses()  // the refresh stays under way until Ada has signed out
-        defer { auth.releaseHeldResponses() }
         let forum = self.forum!, uid = ada.userID, ended = Box<Result<Data, Error>>()
+        defer {  // however the test ends, the call ends within it: a request sent after it would reach the next test
+            auth.releaseHeldResponses()
+            waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
+        }
         Task.detached {
             do { ended.set(.success(try await forum.database("GET", "users/\(uid)"))) } catch { ended.set(.failure(error)) }
         }
-        let deadline = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
-        while refreshRequests.isEmpty && ended.get() == nil && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
+        waitUntil(CompletionTimeouts.normal) { !refreshRequests.isEmpty || ended.get() != nil }
         try stopIfAStubRan()
         guard !refreshRequests.isEmpty else {
             throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests of §9.4 say what is wrong: fix them first. See LESSONS.md §9.4.")
@@ -54,8 +56,7 @@ final class ForumSignOutTests: Lesson9TestCase {
             throw fail("After signOut(), `credentials` is still \(forum.credentials.map { "\($0)" } ?? "nil"): forget the tokens. See \(exercise.reference).")
         }
         auth.releaseHeldResponses()
-        let end = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
-        while ended.get() == nil && Date() < end { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
+        waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
         XCTAssertNil(forum.credentials, """
             Ada signed out while a refresh was under way, and when it ended `credentials` held \(forum.credentials.map { "\($0)" } ?? "nil"): \

@@ -173,6 +173,12 @@ class Lesson9TestCase: LabTestCase {
         while !ended() && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
     }
 
+    /// Runs the run loop until `done` or `seconds` have passed.
+    func waitUntil(_ seconds: TimeInterval, _ done: () -> Bool) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !done() && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
+    }
+
     /// Requests to either emulator so far.
     var requestCount: Int { auth.requests.count + firebase.requests.count }
 }
