@@ -75,7 +75,8 @@ class PagesTestCase: Lesson10TestCase {
         return numbers.isEmpty ? "(none)" : numbers.joined(separator: " ")
     }
 
-    /// Every request the call sent must be a GET of the thread's messages with `orderBy` as JSON (in quotes).
+    /// Every request the call sent must be a GET of the thread's messages with `orderBy` as JSON (in quotes), and
+    /// a child's bounds (`startAt`, `endAt`, `equalTo`) as numbers, since the timestamps are numbers.
     func wrongQuery(_ exercise: Exercise) -> String? {
         for request in emulator.requests {
             if request.method != "GET" || request.path != "/\(Self.threadID)/messages" || !request.hasJSONSuffix {
@@ -85,9 +86,31 @@ class PagesTestCase: Lesson10TestCase {
                 return "\(exercise.function) sent \(request.summary) without `orderBy`: Firebase filters and limits only an ordered query. See LESSONS.md §10.1."
             }
             if !orderBy.hasPrefix("\"") || !orderBy.hasSuffix("\"") || orderBy.count < 2 {
+                if orderBy.contains("%22") {
+                    return """
+                        \(exercise.function) sent orderBy=\(orderBy): its quotes were percent-encoded twice. URLComponents \
+                        encodes a query item's value itself: give it "timestamp", quotes as they are. See LESSONS.md §10.1.
+                        \(request.summary)
+                        """
+                }
+                if orderBy.hasPrefix("'") {
+                    return """
+                        \(exercise.function) sent orderBy=\(orderBy) in single quotes: a JSON string takes double quotes, \
+                        orderBy="timestamp", and Firebase answers 400 otherwise. See LESSONS.md §10.1.
+                        \(request.summary)
+                        """
+                }
                 return """
                     \(exercise.function) sent orderBy=\(orderBy) without quotes: Firebase wants a JSON string, \
                     orderBy="timestamp" (%22timestamp%22 in the URL), and answers 400 otherwise. See LESSONS.md §10.1.
+                    \(request.summary)
+                    """
+            }
+            let bounds = ["startAt", "endAt", "equalTo"].compactMap { name in request.query[name].map { (name: name, value: $0) } }
+            if orderBy != "\"$key\"", let quoted = bounds.first(where: { $0.value.hasPrefix("\"") }) {
+                return """
+                    \(exercise.function) sent \(quoted.name)=\(quoted.value) in quotes: a JSON string, which sorts after every \
+                    number (every timestamp). A number goes as it is: \(quoted.name)=1793616126362. See LESSONS.md §10.1.
                     \(request.summary)
                     """
             }
