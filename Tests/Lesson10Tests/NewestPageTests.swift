@@ -132,6 +132,17 @@ final class NewestPageTests: PagesTestCase {
         }
         XCTAssertEqual(urlError.code, .notConnectedToInternet, "\(exercise.function) threw .transport(\(urlError.code)). See \(exercise.reference).")
     }
+
+    func test_newestPage_bodyNotJSON_throwsDecoding() throws {
+        emulator.inject(.malformedBody(#"{"-P5R27EdF80tEn1JGoTw": {"sender": "Ana", "tex"#))
+        let result = try newestPage()
+        guard case .failure(let error) = result, case ThreadAPIError.decoding = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when a 200's body was cut short (not JSON); expected \
+                ThreadAPIError.decoding with the decoder's error. See \(exercise.reference).
+                """)
+        }
+    }
 }
 
 extension Result {
