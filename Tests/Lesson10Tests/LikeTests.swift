@@ -28,10 +28,14 @@ final class LikeTests: LikesTestCase {
     }
 
     func test_like_writesTheCountPlusOne_withIfMatchOfTheETagRead() throws {
-        _ = try call(exercise) { try await $0.like(Self.messageKey) }
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
         let etag = emulator.requests.first?.response.headers["ETag"]
         guard let write = writes.first else {
-            return XCTFail("\(exercise.function) sent no write (\(TrafficReport(emulator).summary)). See \(exercise.reference).")
+            return XCTFail("""
+                \(exercise.function) sent no write after its read: the tag is the read answer's ETag header; write \
+                count + 1 with if-match: <that ETag>. See LESSONS.md §10.5.
+                It \(result.outcome). The read was answered ETag: \(etag ?? "(none)"). \(TrafficReport(emulator).summary)
+                """)
         }
         XCTAssertEqual(write.method, "PUT", "\(exercise.function) wrote with \(write.method); a conditional write is a PUT of the whole new count. \(write.summary)")
         guard let ifMatch = write.header("if-match") else {
@@ -70,7 +74,8 @@ final class LikeTests: LikesTestCase {
     // MARK: 412: someone else wrote first
 
     func test_like_after412_writesFromTheCountAndETagThe412Sent() throws {
-        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1)
+        // Two likes from others land between the read and the write: only the 412's body knows the count now.
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1, likesPerTurn: 2)
         _ = try call(exercise) { try await $0.like(Self.messageKey) }
         guard writes.count >= 2, let refused = writes.first(where: { $0.response.statusCode == 412 }),
               let retry = writes.last, retry.receivedAt > refused.receivedAt else {
@@ -83,7 +88,7 @@ final class LikeTests: LikesTestCase {
                 \(retry.summary)
                 """)
         }
-        let now = Self.startingLikes + 1
+        let now = Self.startingLikes + 2
         XCTAssertEqual(retry.bodyJSON, .number(Double(now + 1)), """
             \(exercise.function) wrote \(retry.bodyText ?? "nothing") after the 412, whose body said the count is now \
             \(now): write \(now + 1). See LESSONS.md §10.5.
@@ -142,6 +147,18 @@ final class LikeTests: LikesTestCase {
             \(exercise.function): 4 likes at once on a count of \(Self.startingLikes) left \(storedLikes.map(String.init) ?? "nothing"), \
             expected \(Self.startingLikes + 4): a like was lost. See LESSONS.md §10.5.
             """)
+    }
+
+    func test_like_writeRefusedWith500_throwsStatus500() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 0, refusesWrites: 500)
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
+        guard case .failure(let error) = result, case ThreadAPIError.status(500) = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when its write was answered 500: only a 412 is a conflict to \
+                retry; any other status is ThreadAPIError.status(code). See LESSONS.md §10.6.
+                \(TrafficReport(emulator).summary)
+                """)
+        }
     }
 
     func test_like_readRefused_throwsStatus401_andWritesNothing() throws {
