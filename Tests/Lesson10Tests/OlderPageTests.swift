@@ -106,6 +106,14 @@ final class OlderPageTests: PagesTestCase {
             """)
     }
 
+    func test_olderPage_withNothingShown_givesTheNewestPage() throws {
+        let page = try requirePage(try olderPage(than: []), exercise)
+        XCTAssertEqual(page, try Self.messages(36...55), """
+            \(exercise.function) gave \(Self.positions(page)) with nothing shown yet (loaded is []); then the page is \
+            the newest one, #36…#55. See \(exercise.reference).
+            """)
+    }
+
     func test_olderPage_serverError_throwsStatus500() throws {
         emulator.inject(.httpError(status: 500, message: "Internal server error."))
         let result = try olderPage(than: try Self.messages(36...55))
