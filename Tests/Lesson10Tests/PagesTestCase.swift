@@ -36,6 +36,43 @@ class PagesTestCase: Lesson10TestCase {
         }.sorted { ($0.timestamp, $0.key) < ($1.timestamp, $1.key) }
     }
 
+    /// A thread of 10 in which 8 messages share one timestamp, their keys ending in `- 7 A Z _ a k z` (Firebase's key
+    /// order, MessageOrderTests), then 2 later ones: loaded into the emulator, it returns the 8, oldest first by key.
+    /// A page sorted by timestamp alone comes out in the dictionary's order, wrong in all but 1 run of 40 320.
+    func loadTiedThread() -> (tied: [Message], later: [Message]) {
+        let tied = MessageOrderTests.tiedKeyEnds.map { end in
+            Message(key: "-P5QdiIlZv_zWnsfgYx\(end)", body: Message.Body(sender: "Ana", text: "tied \(end)", timestamp: 1_793_612_768_497))
+        }
+        let later = [0, 1].map { n in
+            Message(key: "-P5QdiIlZv_zWnsfgYy\(n)", body: Message.Body(sender: "Ben", text: "later \(n)", timestamp: 1_793_612_768_600 + n))
+        }
+        var messages: [String: JSONValue] = [:]
+        for message in tied + later {
+            messages[message.key] = ["sender": .string(message.sender), "text": .string(message.text), "timestamp": .number(Double(message.timestamp))]
+        }
+        emulator.load(["t1": ["title": "Ties", "messages": .object(messages)]])
+        return (tied, later)
+    }
+
+    /// The page with each run of messages of one timestamp put in key order. The page tests of the long thread compare
+    /// pages this way: the order within a tie is judged by the `equalTimestamps_inKeyOrder` tests alone (8 in a tie,
+    /// so never right by luck), not, by the luck of a dictionary's order, in every other test whose page has a tie of 2.
+    static func tiesByKey(_ page: [Message]) -> [Message] {
+        var result: [Message] = []
+        var start = page.startIndex
+        while start < page.endIndex {
+            let end = page[start...].firstIndex { $0.timestamp != page[start].timestamp } ?? page.endIndex
+            result += page[start..<end].sorted { $0.key < $1.key }
+            start = end
+        }
+        return result
+    }
+
+    /// The keys' last characters, for messages about a tie: "- 7 A Z _ a k z".
+    static func keyEnds(_ page: [Message]) -> String {
+        page.map { String($0.key.suffix(1)) }.joined(separator: " ")
+    }
+
     /// Messages `from...through` of the thread, counted from 1 (oldest), as the test reads them.
     static func messages(_ positions: ClosedRange<Int>) throws -> [Message] {
         Array(try thread()[(positions.lowerBound - 1)...(positions.upperBound - 1)])
