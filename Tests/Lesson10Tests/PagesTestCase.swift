@@ -105,11 +105,22 @@ class PagesTestCase: Lesson10TestCase {
         }
     }
 
-    /// "#36 … #55" — a page by the messages' positions in the thread (1 = the oldest), for messages.
+    /// "#36…#55" — a page by the messages' positions in the thread (1 = the oldest), for messages; a run of three or
+    /// more in a row is written first…last ("#1…#35 (35)" when longer than a page of 20, with the count).
     static func positions(_ page: [Message]) -> String {
         let thread = (try? Self.thread()) ?? []
-        let numbers = page.map { message in (thread.firstIndex { $0.key == message.key }).map { "#\($0 + 1)" } ?? message.key }
-        return numbers.isEmpty ? "(none)" : numbers.joined(separator: " ")
+        let numbers = page.map { message in thread.firstIndex { $0.key == message.key }.map { $0 + 1 } }
+        var parts: [String] = []
+        var index = 0
+        while index < page.count {
+            guard let first = numbers[index] else { parts.append(page[index].key); index += 1; continue }
+            var last = index
+            while last + 1 < page.count, numbers[last + 1] == numbers[last]! + 1 { last += 1 }
+            parts += last - index >= 2 ? ["#\(first)…#\(numbers[last]!)"] : (index...last).map { "#\(numbers[$0]!)" }
+            index = last + 1
+        }
+        let text = parts.isEmpty ? "(none)" : parts.joined(separator: " ")
+        return page.count > 20 ? "\(text) (\(page.count))" : text
     }
 
     /// Every request the call sent must be a GET of the thread's messages with `orderBy` as JSON (in quotes), and
