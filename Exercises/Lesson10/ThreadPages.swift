@@ -40,7 +40,8 @@ public final class ThreadPages {
 
     /// EXERCISE 10.4 — "load older": the `count` messages just before `loaded` (the messages shown so far, oldest
     /// first), oldest first. None of `loaded` again, none skipped — also when several messages share the timestamp of
-    /// the oldest one shown. Fewer than `count` only when the thread has no more; `[]` at its start.
+    /// the oldest one shown. Fewer than `count` only when the thread has no more; `[]` at its start; the newest page
+    /// when nothing is shown yet (`loaded` is empty).
     public func olderPage(than loaded: [Message], count: Int = 20) async throws -> [Message] {
         throw NotImplemented("ThreadPages.olderPage(than:count:)", section: "10.4")
     }

@@ -44,7 +44,8 @@ public final class ThreadPages {
 
     /// EXERCISE 10.4 — "load older": the `count` messages just before `loaded` (the messages shown so far, oldest
     /// first), oldest first. None of `loaded` again, none skipped — also when several messages share the timestamp of
-    /// the oldest one shown. Fewer than `count` only when the thread has no more; `[]` at its start.
+    /// the oldest one shown. Fewer than `count` only when the thread has no more; `[]` at its start; the newest page
+    /// when nothing is shown yet (`loaded` is empty).
     public func olderPage(than loaded: [Message], count: Int = 20) async throws -> [Message] {
         // BEGIN SOLUTION
         guard let oldest = loaded.first else { return try await newestPage(count: count) }

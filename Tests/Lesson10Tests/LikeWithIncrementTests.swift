@@ -58,6 +58,10 @@ final class LikeWithIncrementTests: LikesTestCase {
             """)
     }
 
+    func test_likeWithIncrement_noAnswer_throwsTransport() throws {
+        try checkNoAnswerThrowsTransport(exercise) { try await $0.likeWithIncrement(Self.messageKey) }
+    }
+
     func test_likeWithIncrement_refused_throwsStatus401() throws {
         emulator.inject(.httpError(status: 401, message: "Permission denied"))
         let result = try call(exercise) { try await $0.likeWithIncrement(Self.messageKey) }

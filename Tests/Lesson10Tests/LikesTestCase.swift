@@ -24,11 +24,13 @@ class LikesTestCase: Lesson10TestCase {
         super.tearDown()
     }
 
-    /// A fresh emulator whose counter holds `likes` and whose rival likes before the next `rivalLikes` writes.
-    func makeEmulator(likes: JSONValue, rivalLikes: Int, maxAttempts: Int = 5) throws {
+    /// A fresh emulator whose counter holds `likes` and whose rival adds `likesPerTurn` likes before each of the next
+    /// `rivalLikes` writes; with `refusesWrites`, every write is answered with that status.
+    func makeEmulator(likes: JSONValue, rivalLikes: Int, likesPerTurn: Int = 1, refusesWrites: Int? = nil, maxAttempts: Int = 5) throws {
         emulator?.invalidate()
         let database: JSONValue = likes == .null ? ["t1": ["title": "Pages and races"]] : ["likes": ["m1": likes]]
-        emulator = Emulator(RivalFirebase(database: database, counterPath: Self.counterPath, rivalLikes: rivalLikes))
+        emulator = Emulator(RivalFirebase(database: database, counterPath: Self.counterPath, rivalLikes: rivalLikes,
+                                          likesPerTurn: likesPerTurn, refusesWrites: refusesWrites))
         emulator.latency = 0.02
         counter = LikeCounter(baseURL: emulator.baseURL, session: emulator.session, maxAttempts: maxAttempts)
     }
@@ -40,7 +42,8 @@ class LikesTestCase: Lesson10TestCase {
     func call(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
               _ body: @escaping (LikeCounter) async throws -> Int) throws -> Result<Int, Error> {
         let counter = self.counter!
-        return try awaitReturn(of: exercise, traffic: { TrafficReport(emulator).summary }, file: file, line: line) {
+        return try awaitReturn(of: exercise, timeout: Self.retryingTimeout, traffic: { TrafficReport(emulator).summary },
+                               file: file, line: line) {
             try await body(counter)
         }
     }
@@ -57,14 +60,28 @@ class LikesTestCase: Lesson10TestCase {
         }
     }
 
+    /// Calls `body` when no answer comes (URLError.timedOut): it must throw `.transport` with that URLError.
+    func checkNoAnswerThrowsTransport(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+                                      _ body: @escaping (LikeCounter) async throws -> Int) throws {
+        emulator.inject(.transportError(.timedOut))
+        let result = try call(exercise, file: file, line: line, body)
+        guard case .failure(let error) = result, case ThreadAPIError.transport(let urlError) = error, urlError.code == .timedOut else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when no answer came (URLError.timedOut); expected \
+                ThreadAPIError.transport with that URLError. See LESSONS.md §10.3.
+                """, file: file, line: line)
+        }
+    }
+
     /// The requests that wrote the counter (every method but GET).
     var writes: [RecordedRequest] { emulator.requests.filter { $0.method != "GET" } }
 
-    /// Runs `calls` calls of `body` at once and waits (at most 2 s) for all of them.
+    /// Runs `calls` calls of `body` at once and waits (at most `retryingTimeout`) for all of them.
     func concurrently(_ calls: Int, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
                       _ body: @escaping (LikeCounter) async throws -> Int) throws -> [Result<Int, Error>] {
         let counter = self.counter!
-        return try awaitReturn(of: exercise, traffic: { TrafficReport(emulator).summary }, file: file, line: line) {
+        return try awaitReturn(of: exercise, timeout: Self.retryingTimeout, traffic: { TrafficReport(emulator).summary },
+                               file: file, line: line) {
             await withTaskGroup(of: Result<Int, Error>.self) { group in
                 for _ in 0..<calls {
                     group.addTask {

@@ -55,14 +55,19 @@ final class MessageOrderTests: Lesson10TestCase {
             """)
     }
 
+    /// The last characters of 8 push IDs written in one millisecond, in Firebase's key order: character by character,
+    /// as their codes compare (`-` < digits < `A`…`Z` < `_` < `a`…`z`, the push-ID alphabet's own order) — not a
+    /// case-insensitive or "natural" order.
+    static let tiedKeyEnds = ["-", "7", "A", "Z", "_", "a", "k", "z"]
+
     func test_inOrder_equalTimestamps_goByKey() throws {
-        let keys = (0..<8).map { "-P5QdiIlZv_zWnsfgYx\(["a", "b", "c", "d", "e", "f", "g", "h"][$0])" }
+        let keys = Self.tiedKeyEnds.map { "-P5QdiIlZv_zWnsfgYx\($0)" }
         var page = Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.body("tied", 1_793_612_768_497)) })
         page["-P5Q0aaaaaaaaaaaaaaa"] = Self.body("later", 1_793_612_768_498)
         let list = try inOrder(page)
         XCTAssertEqual(list.map(\.key), keys + ["-P5Q0aaaaaaaaaaaaaaa"], """
-            \(exercise.function): 8 messages share a timestamp and came out as \(list.prefix(8).map { String($0.key.suffix(1)) }); \
-            Firebase orders a tie by key (a…h), and so must the page, or "load older" misplaces them. See \(exercise.reference).
+            \(exercise.function): 8 messages with one timestamp came out as \(list.prefix(8).map { String($0.key.suffix(1)) }.joined(separator: " ")); \
+            Firebase orders a tie by key, code by code: - 7 A Z _ a k z (Swift's < on the keys). See \(exercise.reference).
             """)
     }
 

@@ -46,21 +46,30 @@ final class NewestPageTests: PagesTestCase {
     func test_newestPage_givesTheNewest20_oldestFirst() throws {
         let page = try requirePage(try newestPage(), exercise)
         let expected = try Self.messages(36...55)
-        if Set(page.map(\.key)) == Set(expected.map(\.key)) && page != expected {
+        if Set(page.map(\.key)) == Set(expected.map(\.key)) && Self.tiesByKey(page) != expected {
             return XCTFail("""
                 \(exercise.function) gave the right 20 messages in the wrong order: \(Self.positions(page)). Firebase's \
                 answer is a JSON object, which has no order: sort it, oldest first (Message.inOrder). See LESSONS.md §10.2.
                 """)
         }
-        XCTAssertEqual(page, expected, """
+        XCTAssertEqual(Self.tiesByKey(page), expected, """
             \(exercise.function) gave \(Self.positions(page)); the newest 20 of the 55 are #36…#55, oldest first. \
             See \(exercise.reference).
             """)
     }
 
+    func test_newestPage_equalTimestamps_inKeyOrder() throws {
+        let (tied, later) = loadTiedThread()
+        let page = try requirePage(try newestPage(count: 10), exercise)
+        XCTAssertEqual(page, tied + later, """
+            \(exercise.function) put 8 messages of one timestamp in the order \(Self.keyEnds(Array(page.prefix(8)))) (key \
+            ends); Firebase's is by key, \(Self.keyEnds(tied)): sort with Message.inOrder. See LESSONS.md §10.2.
+            """)
+    }
+
     func test_newestPage_honoursTheCount() throws {
         let page = try requirePage(try newestPage(count: 5), exercise)
-        XCTAssertEqual(page, try Self.messages(51...55), """
+        XCTAssertEqual(Set(page.map(\.key)), Set(try Self.messages(51...55).map(\.key)), """
             \(exercise.function)(count: 5) gave \(Self.positions(page)); expected the newest 5, #51…#55: \
             limitToLast=<count>, not a fixed 20. See \(exercise.reference).
             """)
@@ -131,6 +140,17 @@ final class NewestPageTests: PagesTestCase {
                 """)
         }
         XCTAssertEqual(urlError.code, .notConnectedToInternet, "\(exercise.function) threw .transport(\(urlError.code)). See \(exercise.reference).")
+    }
+
+    func test_newestPage_bodyNotJSON_throwsDecoding() throws {
+        emulator.inject(.malformedBody(#"{"-P5R27EdF80tEn1JGoTw": {"sender": "Ana", "tex"#))
+        let result = try newestPage()
+        guard case .failure(let error) = result, case ThreadAPIError.decoding = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when a 200's body was cut short (not JSON); expected \
+                ThreadAPIError.decoding with the decoder's error. See \(exercise.reference).
+                """)
+        }
     }
 }
 

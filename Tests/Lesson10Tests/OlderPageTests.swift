@@ -51,7 +51,9 @@ final class OlderPageTests: PagesTestCase {
                 shown (#36): asking for timestamps below it loses the tie. See LESSONS.md §10.1.
                 """)
         }
-        XCTAssertEqual(page.first?.key, try Self.messages(16...16).first?.key, """
+        // The oldest of the page, whatever its order (the order is the next test's).
+        let oldest = page.min { ($0.timestamp, $0.key) < ($1.timestamp, $1.key) }
+        XCTAssertEqual(oldest?.key, try Self.messages(16...16).first?.key, """
             \(exercise.function) gave \(Self.positions(page)) before #36…#55; the 20 before them are #16…#35 \
             (#35 has #36's timestamp). See \(exercise.reference).
             """)
@@ -85,9 +87,18 @@ final class OlderPageTests: PagesTestCase {
             """)
     }
 
+    func test_olderPage_equalTimestamps_inKeyOrder() throws {
+        let (tied, later) = loadTiedThread()
+        let page = try requirePage(try olderPage(than: later, count: 8), exercise)
+        XCTAssertEqual(page, tied, """
+            \(exercise.function) gave \(Self.keyEnds(page)) (key ends) before the 2 newest: 8 of one timestamp, which \
+            Firebase orders by key, \(Self.keyEnds(tied)): sort with Message.inOrder. See LESSONS.md §10.2.
+            """)
+    }
+
     func test_olderPage_honoursTheCount() throws {
         let page = try requirePage(try olderPage(than: try Self.messages(36...55), count: 2), exercise)
-        XCTAssertEqual(page, try Self.messages(34...35), """
+        XCTAssertEqual(Set(page.map(\.key)), Set(try Self.messages(34...35).map(\.key)), """
             \(exercise.function)(count: 2) gave \(Self.positions(page)) before #36…#55; expected #34 #35. \
             See \(exercise.reference).
             """)
@@ -100,9 +111,17 @@ final class OlderPageTests: PagesTestCase {
             if page.isEmpty { break }
             shown = page + shown
         }
-        XCTAssertEqual(shown, try Self.thread(), """
+        XCTAssertEqual(Self.tiesByKey(shown), try Self.thread(), """
             \(exercise.function), called with count 10 from #46…#55 until it gave [], showed \(shown.count) messages; \
             expected the 55, each once, in order. See \(exercise.reference).
+            """)
+    }
+
+    func test_olderPage_withNothingShown_givesTheNewestPage() throws {
+        let page = try requirePage(try olderPage(than: []), exercise)
+        XCTAssertEqual(Self.tiesByKey(page), try Self.messages(36...55), """
+            \(exercise.function) gave \(Self.positions(page)) with nothing shown yet (loaded is []); then the page is \
+            the newest one, #36…#55. See \(exercise.reference).
             """)
     }
 

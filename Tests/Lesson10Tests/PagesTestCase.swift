@@ -36,6 +36,43 @@ class PagesTestCase: Lesson10TestCase {
         }.sorted { ($0.timestamp, $0.key) < ($1.timestamp, $1.key) }
     }
 
+    /// A thread of 10 in which 8 messages share one timestamp, their keys ending in `- 7 A Z _ a k z` (Firebase's key
+    /// order, MessageOrderTests), then 2 later ones: loaded into the emulator, it returns the 8, oldest first by key.
+    /// A page sorted by timestamp alone comes out in the dictionary's order, wrong in all but 1 run of 40 320.
+    func loadTiedThread() -> (tied: [Message], later: [Message]) {
+        let tied = MessageOrderTests.tiedKeyEnds.map { end in
+            Message(key: "-P5QdiIlZv_zWnsfgYx\(end)", body: Message.Body(sender: "Ana", text: "tied \(end)", timestamp: 1_793_612_768_497))
+        }
+        let later = [0, 1].map { n in
+            Message(key: "-P5QdiIlZv_zWnsfgYy\(n)", body: Message.Body(sender: "Ben", text: "later \(n)", timestamp: 1_793_612_768_600 + n))
+        }
+        var messages: [String: JSONValue] = [:]
+        for message in tied + later {
+            messages[message.key] = ["sender": .string(message.sender), "text": .string(message.text), "timestamp": .number(Double(message.timestamp))]
+        }
+        emulator.load(["t1": ["title": "Ties", "messages": .object(messages)]])
+        return (tied, later)
+    }
+
+    /// The page with each run of messages of one timestamp put in key order. The page tests of the long thread compare
+    /// pages this way: the order within a tie is judged by the `equalTimestamps_inKeyOrder` tests alone (8 in a tie,
+    /// so never right by luck), not, by the luck of a dictionary's order, in every other test whose page has a tie of 2.
+    static func tiesByKey(_ page: [Message]) -> [Message] {
+        var result: [Message] = []
+        var start = page.startIndex
+        while start < page.endIndex {
+            let end = page[start...].firstIndex { $0.timestamp != page[start].timestamp } ?? page.endIndex
+            result += page[start..<end].sorted { $0.key < $1.key }
+            start = end
+        }
+        return result
+    }
+
+    /// The keys' last characters, for messages about a tie: "- 7 A Z _ a k z".
+    static func keyEnds(_ page: [Message]) -> String {
+        page.map { String($0.key.suffix(1)) }.joined(separator: " ")
+    }
+
     /// Messages `from...through` of the thread, counted from 1 (oldest), as the test reads them.
     static func messages(_ positions: ClosedRange<Int>) throws -> [Message] {
         Array(try thread()[(positions.lowerBound - 1)...(positions.upperBound - 1)])
@@ -68,14 +105,26 @@ class PagesTestCase: Lesson10TestCase {
         }
     }
 
-    /// "#36 … #55" — a page by the messages' positions in the thread (1 = the oldest), for messages.
+    /// "#36…#55" — a page by the messages' positions in the thread (1 = the oldest), for messages; a run of three or
+    /// more in a row is written first…last ("#1…#35 (35)" when longer than a page of 20, with the count).
     static func positions(_ page: [Message]) -> String {
         let thread = (try? Self.thread()) ?? []
-        let numbers = page.map { message in (thread.firstIndex { $0.key == message.key }).map { "#\($0 + 1)" } ?? message.key }
-        return numbers.isEmpty ? "(none)" : numbers.joined(separator: " ")
+        let numbers = page.map { message in thread.firstIndex { $0.key == message.key }.map { $0 + 1 } }
+        var parts: [String] = []
+        var index = 0
+        while index < page.count {
+            guard let first = numbers[index] else { parts.append(page[index].key); index += 1; continue }
+            var last = index
+            while last + 1 < page.count, numbers[last + 1] == numbers[last]! + 1 { last += 1 }
+            parts += last - index >= 2 ? ["#\(first)…#\(numbers[last]!)"] : (index...last).map { "#\(numbers[$0]!)" }
+            index = last + 1
+        }
+        let text = parts.isEmpty ? "(none)" : parts.joined(separator: " ")
+        return page.count > 20 ? "\(text) (\(page.count))" : text
     }
 
-    /// Every request the call sent must be a GET of the thread's messages with `orderBy` as JSON (in quotes).
+    /// Every request the call sent must be a GET of the thread's messages with `orderBy` as JSON (in quotes), and
+    /// a child's bounds (`startAt`, `endAt`, `equalTo`) as numbers, since the timestamps are numbers.
     func wrongQuery(_ exercise: Exercise) -> String? {
         for request in emulator.requests {
             if request.method != "GET" || request.path != "/\(Self.threadID)/messages" || !request.hasJSONSuffix {
@@ -85,9 +134,31 @@ class PagesTestCase: Lesson10TestCase {
                 return "\(exercise.function) sent \(request.summary) without `orderBy`: Firebase filters and limits only an ordered query. See LESSONS.md §10.1."
             }
             if !orderBy.hasPrefix("\"") || !orderBy.hasSuffix("\"") || orderBy.count < 2 {
+                if orderBy.contains("%22") {
+                    return """
+                        \(exercise.function) sent orderBy=\(orderBy): its quotes were percent-encoded twice. URLComponents \
+                        encodes a query item's value itself: give it "timestamp", quotes as they are. See LESSONS.md §10.1.
+                        \(request.summary)
+                        """
+                }
+                if orderBy.hasPrefix("'") {
+                    return """
+                        \(exercise.function) sent orderBy=\(orderBy) in single quotes: a JSON string takes double quotes, \
+                        orderBy="timestamp", and Firebase answers 400 otherwise. See LESSONS.md §10.1.
+                        \(request.summary)
+                        """
+                }
                 return """
                     \(exercise.function) sent orderBy=\(orderBy) without quotes: Firebase wants a JSON string, \
                     orderBy="timestamp" (%22timestamp%22 in the URL), and answers 400 otherwise. See LESSONS.md §10.1.
+                    \(request.summary)
+                    """
+            }
+            let bounds = ["startAt", "endAt", "equalTo"].compactMap { name in request.query[name].map { (name: name, value: $0) } }
+            if orderBy != "\"$key\"", let quoted = bounds.first(where: { $0.value.hasPrefix("\"") }) {
+                return """
+                    \(exercise.function) sent \(quoted.name)=\(quoted.value) in quotes: a JSON string, which sorts after every \
+                    number (every timestamp). A number goes as it is: \(quoted.name)=1793616126362. See LESSONS.md §10.1.
                     \(request.summary)
                     """
             }

@@ -2,9 +2,10 @@ import Foundation
 import FirebaseEmulator
 
 /// Firebase with another client that likes the same message at the worst moment: just before each write the
-/// learner's code sends to the counter (while `rivalLikes` lasts), the rival adds one like. So a write based on a
-/// read made before it is stale — every time, in the same order, with no timing luck. The rival's writes are not in
-/// the request log: only the learner's requests are.
+/// learner's code sends to the counter (while `rivalLikes` lasts), the rival adds `likesPerTurn` likes. So a write
+/// based on a read made before it is stale — every time, in the same order, with no timing luck. The rival's writes
+/// are not in the request log: only the learner's requests are. `refusesWrites` answers every write to the counter
+/// with that status instead (Firebase's error body), for a failure that is not a conflict.
 struct RivalFirebase: EmulatedService {
     static let hostDomain = FirebaseService.hostDomain
 
@@ -13,22 +14,31 @@ struct RivalFirebase: EmulatedService {
     let counterPath: String
     /// How many more writes the rival gets in before.
     var rivalLikes: Int
+    /// How many likes the rival adds each time it gets in (another client's like, or several clients' likes).
+    var likesPerTurn: Int
+    /// When set, every write to the counter is answered with this status and nothing is written.
+    var refusesWrites: Int?
     /// How many likes the rival added.
     private(set) var rivalLiked = 0
 
-    init(database: JSONValue, counterPath: String, rivalLikes: Int) {
+    init(database: JSONValue, counterPath: String, rivalLikes: Int, likesPerTurn: Int = 1, refusesWrites: Int? = nil) {
         firebase = FirebaseService(database: database)
         self.counterPath = counterPath
         self.rivalLikes = rivalLikes
+        self.likesPerTurn = likesPerTurn
+        self.refusesWrites = refusesWrites
     }
 
     var jsonHeaders: [String: String] { firebase.jsonHeaders }
 
     mutating func respond(to request: ServiceRequest) -> ServiceReply {
+        if let status = refusesWrites, request.method != "GET", request.path == counterPath {
+            return .response(firebase.errorResponse(status: status, message: "Internal server error."))
+        }
         if rivalLikes > 0, request.method != "GET", request.path == counterPath {
             rivalLikes -= 1
-            rivalLiked += 1
-            let like = ServiceRequest(method: "PUT", url: request.url, headers: [:], body: Data(#"{".sv":{"increment":1}}"#.utf8))
+            rivalLiked += likesPerTurn
+            let like = ServiceRequest(method: "PUT", url: request.url, headers: [:], body: Data(#"{".sv":{"increment":\#(likesPerTurn)}}"#.utf8))
             _ = firebase.respond(to: like)
         }
         return firebase.respond(to: request)
