@@ -28,10 +28,12 @@ enum TestDeclarations {
     }
 
     /// Reads class and test-method declarations line by line; a test belongs to the class declared last above it.
+    /// Only a line that holds "class" or "func" can declare either, and few do: the others are skipped on their bytes,
+    /// without being cut into words (`lab` is a debug build, and its every run reads the kit's whole Tests/ here).
     static func scan(_ source: String, file: String, into order: inout [String: Int], places: inout [String: TestPlace]) {
         var currentClass: String?
         var rank = 0
-        for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in candidateLines(of: source) {
             let words = line.split(whereSeparator: { " \t(:{<".contains($0) }).map(String.init)
             if let at = words.firstIndex(of: "class"), at + 1 < words.count, words[..<at].allSatisfy(isModifier) {
                 currentClass = words[at + 1]
@@ -42,6 +44,31 @@ enum TestDeclarations {
                 places["\(owner)/\(words[at + 1])"] = TestPlace(file: file, line: index + 1)
                 rank += 1
             }
+        }
+    }
+
+    /// The lines of `source` (split at "\n", counted from 0) that contain "class" or "func", in order.
+    static func candidateLines(of source: String) -> [(index: Int, line: String)] {
+        var bytes = Array(source.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        let (c, l, a, s, f, u, n) = (UInt8(ascii: "c"), UInt8(ascii: "l"), UInt8(ascii: "a"), UInt8(ascii: "s"),
+                                     UInt8(ascii: "f"), UInt8(ascii: "u"), UInt8(ascii: "n"))
+        return bytes.withUnsafeBufferPointer { b -> [(Int, String)] in
+            var found: [(Int, String)] = []
+            var start = 0, index = 0, candidate = false
+            for i in 0..<b.count {
+                switch b[i] {
+                case 0x0A:
+                    if candidate { found.append((index, String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self))) }
+                    (start, index, candidate) = (i + 1, index + 1, false)
+                case c where !candidate && i + 4 < b.count:
+                    candidate = b[i + 1] == l && b[i + 2] == a && b[i + 3] == s && b[i + 4] == s
+                case f where !candidate && i + 3 < b.count:
+                    candidate = b[i + 1] == u && b[i + 2] == n && b[i + 3] == c
+                default: break
+                }
+            }
+            return found
         }
     }
 
