@@ -54,6 +54,8 @@ public enum LabCommandLine {
     }
 
     public static func run(_ arguments: [String], output: (String) -> Void = LabCommandLine.standardOutput) -> Int32 {
+        PhaseTimes.mark("lab \(arguments.joined(separator: " "))")
+        defer { PhaseTimes.mark("lab done") }
         let command = arguments.first ?? ""
         let rest = Array(arguments.dropFirst())
         if !command.isEmpty, rest.contains(where: { $0 == "--help" || $0 == "-h" }) {

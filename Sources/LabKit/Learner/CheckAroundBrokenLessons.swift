@@ -10,8 +10,10 @@ extension Kit {
     func runAroundBrokenLessons(_ lessons: [LessonCatalog.Lesson], shownAsErrors: Set<String> = []) throws
         -> (outcome: LessonRun.Outcome, replaced: [(lesson: String, error: String)]) {
         let result = try KitLock.during(self, say: KitLock.sayOnStandardError) {
-            try runAroundBrokenLessonsHoldingLock(lessons, shownAsErrors: shownAsErrors)
+            PhaseTimes.mark("lock held")
+            return try runAroundBrokenLessonsHoldingLock(lessons, shownAsErrors: shownAsErrors)
         }
+        PhaseTimes.mark("lock released")
         LessonsDone(kit: self).record(result.outcome.results, ran: lessons, replaced: Set(result.replaced.map(\.lesson)))
         return result
     }

@@ -55,9 +55,11 @@ public enum LearnerCommands {
     /// `lab check <lesson>`
     public static func check(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
         let kit = try Kit.here()
+        PhaseTimes.mark("kit read")
         let lesson = try kit.lesson(try onlyLesson(arguments, command: "check", kit: kit))
         output("Checking \(lesson.name)…")
         let (outcome, replaced) = try kit.runAroundBrokenLessons([lesson], shownAsErrors: [lesson.name])
+        PhaseTimes.mark("report")
         output(CheckReport(kit: kit, lesson: lesson, outcome: outcome, replaced: replaced).text)
         return outcome.results.status == "pass" ? 0 : 1
     }

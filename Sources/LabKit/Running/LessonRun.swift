@@ -60,6 +60,8 @@ public struct LessonRun {
         let quickBuild = quick ? QuickBuild(root: root, allLessons: catalog.lessons.map(\.name), environment: environment,
                                             flags: buildFlags) : nil
         var binary: URL?
+        PhaseTimes.mark(quickBuild == nil ? "build" : "quick build")
+        defer { PhaseTimes.mark("run done") }
         switch quickBuild?.build(log: &log) ?? .cannot {
         case .built(let executable):
             binary = executable
@@ -67,6 +69,7 @@ public struct LessonRun {
             log += output
             return try doesNotCompile(errors, stopped: nil, status: 1, log: log, resultsFile: resultsFile)
         case .doesNotCompile, .cannot:  // anything but the learner's own errors is for SwiftPM to build and say
+            PhaseTimes.mark("swift build --build-tests")
             let build = try WatchedProcess.run(["swift", "build", "--build-tests"] + buildFlags, in: root, environment: environment,
                                                removing: removedEnvironment)
             log += build.output
@@ -76,10 +79,12 @@ public struct LessonRun {
             }
             quickBuild?.arm()
         }
+        PhaseTimes.mark("built")
         var missing = gradedTests(of: lessons)
         var results: [TestResult] = []
         var forged = 0
         let sandbox = Sandbox(root: root, hidden: hidden)
+        PhaseTimes.mark("sandbox: \(sandbox.mode.map { "\($0)" } ?? "none")")
         var droppedOutput = 0
         // Each round runs what has no result yet; a process that ends early leaves a culprit, which is charged and
         // skipped. At most one round per test.

@@ -46,6 +46,8 @@ struct TestRound {
         sandbox.limits.cpuSeconds = Int(deadline * 2) + 10
         let command = sandbox.wrap(TestCommand.arguments(root: root, binary: binary, tests: qualified))
         var watch = SealedProgress(stream: stream, seal: seal)
+        PhaseTimes.mark("tests start: \(tests.count), first \(tests.first ?? "")")
+        defer { PhaseTimes.mark("tests end: \(tests.count), first \(tests.first ?? "")") }
         let process = try WatchedProcess.run(
             command, in: root, environment: environment.merging(["LAB_RESULTS_STREAM": "3"]) { $1 },
             removing: removed.union(["LAB_RESULTS"]), silence: timeLimit, progress: { watch.count() },
