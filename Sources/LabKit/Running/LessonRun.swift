@@ -57,6 +57,12 @@ public struct LessonRun {
     public func run(_ lessons: [LessonCatalog.Lesson], resultsFile: URL) throws -> Outcome {
         try? FileManager.default.removeItem(at: resultsFile)
         var log = ""
+        let sandbox = Sandbox(root: root, hidden: hidden)
+        // How the sandbox can be made here is tried (a process of its own) while the code builds: it does not
+        // depend on the build, and the tests need it as soon as the build is done.
+        let probing = DispatchGroup()
+        DispatchQueue.global().async(group: probing) { _ = sandbox.mode }
+        defer { probing.wait() }
         let quickBuild = quick ? QuickBuild(root: root, allLessons: catalog.lessons.map(\.name), environment: environment,
                                             flags: buildFlags) : nil
         var binary: URL?
@@ -69,8 +75,9 @@ public struct LessonRun {
             log += output
             return try doesNotCompile(errors, stopped: nil, status: 1, log: log, resultsFile: resultsFile)
         case .doesNotCompile, .cannot:  // anything but the learner's own errors is for SwiftPM to build and say
-            PhaseTimes.mark("swift build --build-tests")
-            let build = try WatchedProcess.run(["swift", "build", "--build-tests"] + buildFlags, in: root, environment: environment,
+            let what = Self.testProduct(in: root).map { ["--product", $0] } ?? ["--build-tests"]
+            PhaseTimes.mark("swift build \(what.joined(separator: " "))")
+            let build = try WatchedProcess.run(["swift", "build"] + what + buildFlags, in: root, environment: environment,
                                                removing: removedEnvironment)
             log += build.output
             if build.status != 0 {
@@ -83,7 +90,6 @@ public struct LessonRun {
         var missing = gradedTests(of: lessons)
         var results: [TestResult] = []
         var forged = 0
-        let sandbox = Sandbox(root: root, hidden: hidden)
         PhaseTimes.mark("sandbox: \(sandbox.mode.map { "\($0)" } ?? "none")")
         var droppedOutput = 0
         // Each round runs what has no result yet; a process that ends early leaves a culprit, which is charged and
@@ -141,6 +147,15 @@ public struct LessonRun {
         let graded = LabResults(tests: results, catalog: catalog)
         try ResultsFile.write(graded, to: resultsFile)
         return Outcome(results: graded, buildErrors: [], log: log, notes: notes)
+    }
+
+    /// The tests' product SwiftPM built here before ("<Package>PackageTests"), when there is one: building it alone
+    /// builds everything the tests need, and not the rest (`swift run board`, linked again whenever a lesson it is built
+    /// on changes). The first build in a folder builds everything (`--build-tests`).
+    static func testProduct(in root: URL) -> String? {
+        let bin = root.appendingPathComponent(".build/debug")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: bin.path)) ?? []
+        return names.first { $0.hasSuffix("PackageTests.product") }.map { String($0.dropLast(".product".count)) }
     }
 
     private func doesNotCompile(_ errors: [String], stopped: String?, status: Int32, log: String,
