@@ -24,6 +24,44 @@ final class GradingSpeedTests: FolderTestCase {
         XCTAssertEqual(pieces.map(\.count), [3, 3, 3, 1], "unknown tests count \(TestSchedule.unknown) s each")
     }
 
+    func test_schedule_expectsTheTestsOfAStubbedExercise_toFailAtOnce_soTheyShareAProcess() {
+        let tests = (1...17).map { "A/t\($0)" } + (1...16).map { "B/t\($0)" }
+        var schedule = TestSchedule(seconds: ["A/t1": 0.4])
+        schedule.notStarted = ["A", "B"]
+        let pieces = schedule.pieces(of: tests, exercise: { String($0.prefix(1)) },
+                                     order: Dictionary(uniqueKeysWithValues: tests.enumerated().map { ($1, $0) }))
+        XCTAssertEqual(pieces.map(\.count), [17, 16],
+                       "33 tests on their stubs (\(TestSchedule.notStartedSeconds) s each, whatever A/t1 took when it passed): a process per exercise, not one per \(TestSchedule.unknown) s test")
+        schedule.notStarted = ["B"]
+        XCTAssertEqual(schedule.pieces(of: tests, exercise: { String($0.prefix(1)) },
+                                       order: Dictionary(uniqueKeysWithValues: tests.enumerated().map { ($1, $0) })).count, 7,
+                       "A started: its tests are cut as before (0.4 s, then \(TestSchedule.unknown) s each: six pieces); B's 16 stay one")
+    }
+
+    func test_stubbedExercises_areThoseWhoseStubLineIsStillInTheCode_notInAComment() throws {
+        let exercise = { (section: String, function: String) in
+            LessonCatalog.Exercise(section: section, function: function, file: "", testClass: "\(section)Tests", pointsPerTest: nil, hints: [])
+        }
+        let lesson = LessonCatalog.Lesson(name: "Lesson1", title: "", chapter: "1", exercises: [
+            exercise("1.1", "a(completion:)"), exercise("1.2", "b(completion:)"), exercise("1.3", "c()"), exercise("1.4", "d and e"),
+        ])
+        try write("Exercises/Lesson1/A.swift", """
+            func a(completion: (Error?) -> Void) {
+                _ = 1  // a line of the learner's, above the stub's
+                completion(NotImplemented("a(completion:)", section: "1.1"))
+            }
+            func b(completion: (Error?) -> Void) {
+                // completion(NotImplemented("b(completion:)", section: "1.2"))
+                completion(nil)
+            }
+            """)
+        try write("Exercises/Lesson1/Sub/C.swift", "func c() throws { throw NotImplemented(\"c()\", section: \"1.3\") }\n")
+        XCTAssertEqual(TestSchedule.stubbedExercises([lesson], codeIn: folder.appendingPathComponent("Exercises")), ["1.1", "1.3"],
+                       "b's stub is a comment now; d and e are two functions, no one stub")
+        XCTAssertEqual(TestSchedule.stubbedExercises([lesson], codeIn: folder.appendingPathComponent("Solutions")), [],
+                       "no code there: nothing is known to be a stub")
+    }
+
     func test_passedTimes_readLinuxAndDarwinLines_andIgnoreFailures() {
         let log = """
             Test Case 'CreateMessageTests.test_a' started at 2026-11-23 16:05:18.533

@@ -95,6 +95,7 @@ public struct LessonRun {
         // Each round runs what has no result yet; a process that ends early leaves a culprit, which is charged and
         // skipped. At most one round per test.
         var schedule = TestSchedule(file: timesFile, pieceSeconds: pieceSeconds)
+        schedule.notStarted = TestSchedule.stubbedExercises(lessons, codeIn: root.appendingPathComponent(codeFolder))
         defer { schedule.learn(from: log, keepingIn: timesFile) }
         var stuckExercises = Set<String>()  // exercises with a test stopped for time: the rest get `timeLimitAfterStop`
         for _ in 0...missing.count where !missing.isEmpty {
@@ -164,6 +165,14 @@ public struct LessonRun {
         let results = LabResults(tests: [], catalog: catalog, errorMessage: "does not compile: \(reason)")
         try ResultsFile.write(results, to: resultsFile)
         return Outcome(results: results, buildErrors: errors, log: log)
+    }
+
+    /// Where the lessons' code is built from: Solutions/ when `LAB_SOLUTIONS=1` reaches SwiftPM (through
+    /// `environment`, or `lab`'s own environment unless it is removed), else Exercises/.
+    var codeFolder: String {
+        let solutions = environment["LAB_SOLUTIONS"]
+            ?? (removedEnvironment.contains("LAB_SOLUTIONS") ? nil : ProcessInfo.processInfo.environment["LAB_SOLUTIONS"])
+        return solutions == "1" ? "Solutions" : "Exercises"
     }
 
     /// Every graded test of `lessons`, "Class/test" → its lesson and exercise: the `func test…` methods of the

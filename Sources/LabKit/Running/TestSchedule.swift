@@ -1,4 +1,5 @@
 import Foundation
+import LabMetadata
 
 /// How a run's tests are shared out among test processes. Most of a test's time is waiting for an answer, so
 /// processes overlap well; the run lasts as long as its longest process. So each exercise's tests are cut into
@@ -12,6 +13,13 @@ struct TestSchedule {
 
     /// What a test that never passed here is expected to take.
     static let unknown = 0.3
+    /// What a test of an exercise whose function still runs its stub is expected to take: it fails on the stub at
+    /// once ("not started"; Lesson 1's 33 such tests took 0.001-0.06 s each, 0.29 s in all).
+    static let notStartedSeconds = 0.05
+    /// The exercises (sections, "1.3") whose function still runs its stub (`stubbedExercises(_:codeIn:)`): their tests are
+    /// expected to take `notStartedSeconds`, whatever they took when they last passed — so the stubs' tests of a
+    /// learner who has just begun run in a process or two, not in one per `unknown`-sized piece.
+    var notStarted: Set<String> = []
     /// About how long a piece may be expected to run: a second, so one learner's run ends soon; more when a class is
     /// graded (`LessonRun.pieceSeconds`), where other learners keep the cores busy and each process costs CPU time
     /// to start (about 0.05 s, in the sandbox).
@@ -26,7 +34,7 @@ struct TestSchedule {
             var piece: [String] = []
             var total = 0.0
             for test in byExercise[exercise]!.sorted(by: { (order[$0] ?? .max, $0) < (order[$1] ?? .max, $1) }) {
-                let expected = seconds[test] ?? Self.unknown
+                let expected = notStarted.contains(exercise) ? Self.notStartedSeconds : seconds[test] ?? Self.unknown
                 if !piece.isEmpty, total + expected > pieceSeconds {
                     pieces.append((piece, total))
                     (piece, total) = ([], 0)
@@ -62,6 +70,25 @@ extension TestSchedule {
         self.pieceSeconds = pieceSeconds
         let data = file.flatMap { try? Data(contentsOf: $0) }
         seconds = data.flatMap { try? JSONDecoder().decode([String: Double].self, from: $0) } ?? [:]
+    }
+
+    /// The exercises of `lessons` whose function still runs its stub in the code under `folder` (`<folder>/<Lesson>/`):
+    /// a line that is not a comment makes its `NotImplemented("<function>"`. An exercise of several functions (no one
+    /// stub to look for) is never counted. Only an estimate: a learner who writes code above the stub's line makes a
+    /// process run longer, never a verdict differ.
+    static func stubbedExercises(_ lessons: [LessonCatalog.Lesson], codeIn folder: URL) -> Set<String> {
+        var sections = Set<String>()
+        for lesson in lessons {
+            let lessonFolder = folder.appendingPathComponent(lesson.name)
+            let stubLines = ((try? regularFiles(under: lessonFolder)) ?? []).filter { $0.hasSuffix(".swift") }
+                .compactMap { try? String(contentsOf: lessonFolder.appendingPathComponent($0), encoding: .utf8) }
+                .flatMap { $0.split(separator: "\n") }
+                .filter { $0.contains("NotImplemented(\"") && !$0.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("//") }
+            for exercise in lesson.exercises where stubLines.contains(where: { $0.contains("NotImplemented(\"\(exercise.function)\"") }) {
+                sections.insert(exercise.section)
+            }
+        }
+        return sections
     }
 
     /// Learns how long the tests that passed in `log` took, and keeps the times in `file` for the next run.
