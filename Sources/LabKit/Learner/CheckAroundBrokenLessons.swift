@@ -3,7 +3,7 @@ import LabMetadata
 
 extension Kit {
     /// What `lab`, `lab check` and `lab hint` run: the lessons' tests in the kit itself; when another lesson's code
-    /// does not compile (SwiftPM builds every lesson's tests together, and the board on Lessons 1 and 4), the run
+    /// does not compile (SwiftPM builds every lesson's tests together; and, in a first build only, the board on Lessons 1, 4 and 8), the run
     /// moves to a private copy (`.lab/check`, lessons only) with that lesson's stubs in its place, as `lab grade` does, so the lessons asked for are still
     /// checked. Errors in the lessons of `shownAsErrors` (the one `lab check` checks) are the learner's to see as
     /// they are. Returns the outcome and the lessons replaced, each with its first compiler error.
