@@ -132,6 +132,9 @@ public struct LessonRun {
                 for key in culprit.map({ [$0] }) ?? unreported.sorted() {
                     guard let (lesson, exercise) = missing.removeValue(forKey: key) else { continue }
                     if round.killed != nil { stuckExercises.insert(exercise.section) }
+                    // Its tests end their process: they do not simply fail on the stub (code above its line crashes,
+                    // exits or hangs), so the rest are cut as tests of unknown length again, side by side.
+                    schedule.notStarted.remove(exercise.section)
                     results.append(stopped(key, lesson: lesson, exercise: exercise, round: round, started: culprit != nil,
                                                 timeLimit: limit))
                 }
