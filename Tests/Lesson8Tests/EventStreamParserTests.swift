@@ -225,6 +225,23 @@ final class EventStreamParserTests: Lesson8TestCase {
         try check(parser.parse(Data("\n".utf8)), [Self.event("put", "/", "1")], "Fed the blank line after it")
     }
 
+    /// An event without an `event:` line has no name of its own: "" (or "message", the WHATWG spec's default type),
+    /// never the name of the event before it.
+    func test_eachEvent_startsAfresh_itsNameToo() throws {
+        let wire = Data("event: put\ndata: {\"path\":\"/\",\"data\":1}\n\ndata: 2\n\n".utf8)
+        let got = try parse([wire])
+        let put = Self.event("put", "/", "1")
+        guard got.count == 2, got[0] == put, got[1].data == "2", !["", "message"].contains(got[1].name) else {
+            let expected = [put, ServerSentEvent(name: got.count == 2 && got[1].name == "message" ? "message" : "", data: "2")]
+            return try check(got, expected, "Fed a put, then an event with a `data:` line and no `event:` line")
+        }
+        throw fail("""
+            Fed a put, then an event with only `data: 2` (no `event:` line), parse(_:) named the second one \
+            \(got[1].name.debugDescription): the name was kept from the event before. After a blank line the next event \
+            starts afresh, its name too (without `event:` it has none: ""). See \(Self.parse.reference). Got \(got.map(\.description)).
+            """)
+    }
+
     func test_theSpaceAfterTheColon_isOptional() throws {
         let wire = Data("event:put\ndata:{\"path\":\"/\",\"data\":1}\n\n".utf8)
         try check(try parse([wire]), [Self.event("put", "/", "1")],
