@@ -48,6 +48,11 @@ final class EventStreamParserTests: Lesson8TestCase {
             diagnosis = "events were lost or merged: keep the bytes of an unfinished line (and an unfinished event) for the next piece, and end an event only at a blank line (an empty line, also when it ends in \\r\\n)."
         } else if got.count > expected.count, let input = input, Self.crlfTrap(input, expected: expected) {
             diagnosis = #"with \r\n line endings it handed on \#(got.count) events for \#(expected.count): each \r\n was read as two line ends, with a blank line between them (`.newlines` splits at \r and at \n). A \r\n is one line ending (§8.2)."#
+        } else if got.count > expected.count, let kept = zip(got.dropFirst(), got).first(where: { $0.0.data.isEmpty && !$0.0.name.isEmpty && $0.0.name == $0.1.name })?.0,
+                  !expected.contains(kept) {
+            diagnosis = "an extra `\(kept.name)` event without data came out at a second blank line in a row: the name was kept after its event. After a blank line start afresh, the name too."
+        } else if got.count > expected.count, got.contains(ServerSentEvent(name: "", data: "")), !expected.contains(ServerSentEvent(name: "", data: "")) {
+            diagnosis = "an empty event (no name, no data) came out at a blank line with nothing before it: two blank lines in a row end one event. Hand on only an event that has a name or data."
         } else if got.count > expected.count {
             diagnosis = "an event was handed on before its blank line, or twice: hand an event on only when its blank line arrives."
         } else if let index = got.indices.first(where: { got[$0] != expected[$0] }) {
