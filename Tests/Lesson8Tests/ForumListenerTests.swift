@@ -197,8 +197,9 @@ final class ForumListenerTests: ListenerTestCase {
         XCTAssertTrue(calls.updates.isEmpty, "After a 401, onUpdate got \(calls.updates.count) update(s): the body is Firebase's error, not events. See \(Self.listener.reference).")
         quietly(0.3)
         XCTAssertEqual(calls.ends.count, 1, """
-            After the 401, onEnd was called \(calls.ends.count) times (\(calls.ends.map { "\($0)" })); the stream ends once: \
-            report it once (the task you cancel ends too, in urlSession(_:task:didCompleteWithError:)). See \(Self.listener.reference).
+            After the 401, onEnd was called \(calls.ends.count) times; the stream ends once: report it once (the task you \
+            cancel ends too, in urlSession(_:task:didCompleteWithError:)). See \(Self.listener.reference). onEnd got: \
+            \(calls.ends.map { "\($0)" }).
             """)
         XCTAssertEqual(requestCount, 1, "After the 401, the listener asked again (\(requestCount) requests): report the end and let the app decide. See \(Self.listener.reference).")
     }
