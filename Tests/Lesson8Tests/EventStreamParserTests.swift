@@ -48,6 +48,13 @@ final class EventStreamParserTests: Lesson8TestCase {
             diagnosis = "events were lost or merged: keep the bytes of an unfinished line (and an unfinished event) for the next piece, and end an event only at a blank line (an empty line, also when it ends in \\r\\n)."
         } else if got.count > expected.count, let input = input, Self.crlfTrap(input, expected: expected) {
             diagnosis = #"with \r\n line endings it handed on \#(got.count) events for \#(expected.count): each \r\n was read as two line ends, with a blank line between them (`.newlines` splits at \r and at \n). A \r\n is one line ending (§8.2)."#
+        } else if got.count > expected.count, let input = input, got.count - expected.count <= Self.blankLinesInARow(input),
+                  let kept = zip(got.dropFirst(), got).first(where: { $0.0.data.isEmpty && !$0.0.name.isEmpty && $0.0.name == $0.1.name })?.0,
+                  !expected.contains(kept) {
+            diagnosis = "an extra `\(kept.name)` event without data came out at a second blank line in a row: the name was kept after its event. After a blank line start afresh, the name too."
+        } else if got.count > expected.count, let input = input, got.count - expected.count <= Self.blankLinesInARow(input),
+                  got.contains(ServerSentEvent(name: "", data: "")), !expected.contains(ServerSentEvent(name: "", data: "")) {
+            diagnosis = "an empty event (no name, no data) came out at a blank line with nothing before it: two blank lines in a row end one event. Hand on only an event that has a name or data."
         } else if got.count > expected.count {
             diagnosis = "an event was handed on before its blank line, or twice: hand an event on only when its blank line arrives."
         } else if let index = got.indices.first(where: { got[$0] != expected[$0] }) {
@@ -78,6 +85,17 @@ final class EventStreamParserTests: Lesson8TestCase {
         }
         var parser = EventStreamParser()
         return parser.parse(lf) == expected
+    }
+
+    /// How many blank lines in `input` come right after another blank line (\n\n\n once its \r\n are \n): where a
+    /// parser that keeps a name, or hands on empty events, gives an extra event.
+    private static func blankLinesInARow(_ input: Data) -> Int {
+        var bytes: [UInt8] = []
+        for byte in input {
+            if byte == 10, bytes.last == 13 { bytes.removeLast() }
+            bytes.append(byte)
+        }
+        return bytes.indices.dropLast(2).filter { bytes[$0] == 10 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 10 }.count
     }
 
     /// Whether `input` ends some lines in \r\n and others in a plain \n.
@@ -223,6 +241,23 @@ final class EventStreamParserTests: Lesson8TestCase {
                 """)
         }
         try check(parser.parse(Data("\n".utf8)), [Self.event("put", "/", "1")], "Fed the blank line after it")
+    }
+
+    /// An event without an `event:` line has no name of its own: "" (or "message", the WHATWG spec's default type),
+    /// never the name of the event before it.
+    func test_eachEvent_startsAfresh_itsNameToo() throws {
+        let wire = Data("event: put\ndata: {\"path\":\"/\",\"data\":1}\n\ndata: 2\n\n".utf8)
+        let got = try parse([wire])
+        let put = Self.event("put", "/", "1")
+        guard got.count == 2, got[0] == put, got[1].data == "2", !["", "message"].contains(got[1].name) else {
+            let expected = [put, ServerSentEvent(name: got.count == 2 && got[1].name == "message" ? "message" : "", data: "2")]
+            return try check(got, expected, "Fed a put, then an event with a `data:` line and no `event:` line")
+        }
+        throw fail("""
+            Fed a put, then an event with only `data: 2` (no `event:` line), parse(_:) named the second one \
+            \(got[1].name.debugDescription): the name was kept from the event before. After a blank line the next event \
+            starts afresh, its name too (without `event:` it has none: ""). See \(Self.parse.reference). Got \(got.map(\.description)).
+            """)
     }
 
     func test_theSpaceAfterTheColon_isOptional() throws {

@@ -166,6 +166,23 @@ final class ForumListenerTests: ListenerTestCase {
         XCTAssertEqual(streamCount, 1, "After the server closed the stream, the listener opened it again; report the end and let the app decide. See \(Self.listener.reference).")
     }
 
+    /// A stream that ends in the middle of an event: the event never got its blank line, so it never happened.
+    func test_anEventCutOffByTheClose_isNotApplied() throws {
+        let stream = try listeningWithSnapshot()
+        let forum = try Self.forumMessages()
+        send(Data("event: put\ndata: {\"path\":\"/\(forum[0].key)\",\"data\":null}\n".utf8), on: stream)
+        quietly(0.3)
+        stream.finish()
+        _ = try end(after: "the server closed the stream in the middle of an event (its blank line never came)")
+        quietly(0.3)
+        XCTAssertEqual(received.updates.count, 1, """
+            The server closed the stream before the blank line of a put, and onUpdate was called \
+            \(received.updates.count - 1) more time(s): an event without its blank line was never sent whole — drop it \
+            (do not feed the parser a blank line at the end). See \(Self.listener.reference).
+            """)
+        XCTAssertEqual(received.ends.count, 1, "onEnd was called \(received.ends.count) times; it must be called once. See \(Self.listener.reference).")
+    }
+
     func test_aRefusal_endsWithItsStatus() throws {
         refuseStreams()
         let calls = received!
@@ -179,6 +196,11 @@ final class ForumListenerTests: ListenerTestCase {
             """)
         XCTAssertTrue(calls.updates.isEmpty, "After a 401, onUpdate got \(calls.updates.count) update(s): the body is Firebase's error, not events. See \(Self.listener.reference).")
         quietly(0.3)
+        XCTAssertEqual(calls.ends.count, 1, """
+            After the 401, onEnd was called \(calls.ends.count) times; the stream ends once: report it once (the task you \
+            cancel ends too, in urlSession(_:task:didCompleteWithError:)). See \(Self.listener.reference). onEnd got: \
+            \(calls.ends.map { "\($0)" }).
+            """)
         XCTAssertEqual(requestCount, 1, "After the 401, the listener asked again (\(requestCount) requests): report the end and let the app decide. See \(Self.listener.reference).")
     }
 

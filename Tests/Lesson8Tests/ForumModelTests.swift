@@ -151,6 +151,19 @@ final class ForumModelTests: Lesson8TestCase {
             """)
     }
 
+    /// A client that writes a message with PATCH (or PUT) at a new key: the event's path names a key the model does
+    /// not have yet, and the message must appear.
+    func test_aPatchAtANewKey_addsThatMessage() throws {
+        var model = try modelWithSnapshot()
+        let new = ForumMessage(key: "-NsA2Dd3dD3dDd3dD3dD", text: "Written with PATCH", sender: "Ivy", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_065))
+        try apply(Self.event("patch", "/\(new.key)", Self.json(new)), to: &model)
+        try expect(model, (try Self.forumMessages() + [new]).sorted { $0.timestamp < $1.timestamp },
+                   after: "a patch at \"/\(new.key)\", a key not there yet, of a whole message", mistake: """
+            A patch (or put) may write below a key that does not exist yet: make the object on the way, as Firebase \
+            does, rather than skipping the write.
+            """)
+    }
+
     func test_aSecondPutAtTheRoot_replacesEverything() throws {
         var model = try modelWithSnapshot()
         let only = ForumMessage(key: "-NsA3Cc2cC2cCc2cC2cC", text: "Fresh start", sender: "Hal", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_070))
@@ -183,6 +196,27 @@ final class ForumModelTests: Lesson8TestCase {
         }
         try expect(model, try Self.forumMessages(), after: "an event named `rules_debug` (data: a put-like payload of null at \"/\")",
                    mistake: "Only `put` and `patch` change the thread: an event with another name, even with data that looks like a put, changes nothing.")
+    }
+
+    func test_aPutWhoseDataIsNotAPayload_throwsMalformedEvent() throws {
+        var model = try modelWithSnapshot()
+        let broken = ServerSentEvent(name: "put", data: #"{"path":"/","data":{"-NsA"#)
+        do {
+            try model.apply(broken)
+        } catch let error as ForumStreamError {
+            guard case .malformedEvent = error else {
+                throw fail("For a put whose data is cut short (not JSON), apply(_:) threw \(error); expected ForumStreamError.malformedEvent(data). See \(Self.model.reference).")
+            }
+            return try expect(model, try Self.forumMessages(), after: "a put whose data is not JSON (it threw, rightly)",
+                              mistake: "An event that cannot be read changes nothing.")
+        } catch {
+            throw fail("For a put whose data is cut short (not JSON), apply(_:) threw \(type(of: error)) (\(error)); expected ForumStreamError.malformedEvent(data): turn the decoder's error into the lesson's own. See \(Self.model.reference).")
+        }
+        throw fail("""
+            For a put whose data is cut short (\(broken.data), not JSON), apply(_:) returned normally; it should throw \
+            ForumStreamError.malformedEvent(data): the stream is broken, and skipping the event would leave the thread \
+            silently wrong. See \(Self.model.reference).
+            """)
     }
 
     func test_cancel_throwsCancelled() throws {
