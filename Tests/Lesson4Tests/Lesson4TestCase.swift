@@ -309,6 +309,16 @@ class Lesson4TestCase: LabTestCase {
                 dictionary from identifier to MessageThread and take its values. See LESSONS.md §4.2.
                 """
         }
+        var failedAt = Self.codingPath(of: error)
+        if case .keyNotFound(let key, _) = error { failedAt.append(key) }
+        if failedAt.count >= 2, failedAt[1].stringValue == "messages" {
+            let path = failedAt.map(\.stringValue).joined(separator: ".")
+            return """
+                Decoding a thread's `messages` failed (at \(path)). A plain JSONDecoder() and the given MessageThread \
+                read them: no dateDecodingStrategy (timestamps are seconds since 2001, §2.5), and Lesson 3's model \
+                (§3.1), which reads messages keyed by push IDs or absent. (\(oneLine(error))) See LESSONS.md §4.2.
+                """
+        }
         let path = Self.codingPath(of: error).map(\.stringValue).joined(separator: ".")
         return """
             fetchMessageThreads got 200 and the database (\(shortBody)), but its decoding failed\
