@@ -170,6 +170,9 @@ class Lesson4TestCase: LabTestCase {
         if let decoding = error as? DecodingError, request.response.statusCode == 200 {
             throw stop(Self.explain(decoding, answer: request))
         }
+        if let error = error, request.response.statusCode == 200, Self.answeredNull(request) {
+            throw stop(Self.nullIsNotAnError(error))
+        }
         if let error = error {
             throw stop("""
                 the emulator answered \(request.summary), yet fetchMessageThreads passed an error to its completion: \
@@ -259,29 +262,61 @@ class Lesson4TestCase: LabTestCase {
         return nil
     }
 
-    /// The query parameters of `request` that change the answer (all but `print=pretty`), or nil.
+    /// The query parameters of `request` that change the answer (all but `print=pretty`, and an `orderBy` without a
+    /// filter that Firebase answered with 200: a REST answer is an object, unordered, so it is the same), or nil.
     static func changingQuery(_ request: RecordedRequest) -> String? {
-        let changing = request.query.filter { !($0.key == "print" && $0.value == "pretty") }
+        let filters = ["startAt", "endAt", "equalTo", "limitToFirst", "limitToLast"]
+        let orderOnly = request.response.statusCode == 200 && !request.query.keys.contains(where: filters.contains)
+        let changing = request.query.filter {
+            !($0.key == "print" && $0.value == "pretty") && !($0.key == "orderBy" && orderOnly)
+        }
         guard !changing.isEmpty else { return nil }
         return changing.keys.sorted().map { "\($0)=\(changing[$0]!)" }.joined(separator: "&")
+    }
+
+    /// True when the emulator answered `request` with the body `null`: the empty database.
+    static func answeredNull(_ request: RecordedRequest) -> Bool {
+        (request.response.bodyText ?? "").trimmingCharacters(in: .whitespacesAndNewlines) == "null"
+    }
+
+    /// Says that `error`, passed on for the answer `null`, should have been an empty list and success.
+    static func nullIsNotAnError(_ error: Error) -> String {
+        """
+        The database is empty, so GET /.json answered 200 with the body `null`, and fetchMessageThreads passed \
+        an error (\(oneLine(error))). An empty database is not an error, it is an empty list: `null` must \
+        give `messageThreads == []` and completion(nil). See LESSONS.md §4.3.
+        """
+    }
+
+    /// True when `error` is the error JSONSerialization throws for text that is not JSON (NSCocoaErrorDomain 3840).
+    static func isJSONParserError(_ error: Error?) -> Bool {
+        guard let error = error, !(error is DecodingError) else { return false }
+        let nsError = error as NSError
+        return nsError.domain == NSCocoaErrorDomain && nsError.code == CocoaError.Code.propertyListReadCorrupt.rawValue
     }
 
     /// Explains a DecodingError the fetch passed on although the emulator answered 200 with `answer`'s body.
     static func explain(_ error: DecodingError, answer request: RecordedRequest) -> String {
         let body = request.response.bodyText ?? ""
         let shortBody = body.count <= 120 ? oneLine(body) : oneLine(body.prefix(120)) + "…"
-        if body.trimmingCharacters(in: .whitespacesAndNewlines) == "null" {
-            return """
-                The database is empty, so GET /.json answered 200 with the body `null`, and fetchMessageThreads passed \
-                an error (\(oneLine(error))). An empty database is not an error, it is an empty list: `null` must \
-                give `messageThreads == []` and completion(nil). See LESSONS.md §4.3.
-                """
+        if answeredNull(request) {
+            return nullIsNotAnError(error)
         }
         if case .typeMismatch(let type, let context) = error, context.codingPath.isEmpty, "\(type)".hasPrefix("Array") {
             return """
                 fetchMessageThreads decoded the database as an array, but GET /.json answers an object keyed by \
                 thread identifiers ({"695398C4-…": {…}, …}), and decoding failed (\(oneLine(error))). Decode a \
                 dictionary from identifier to MessageThread and take its values. See LESSONS.md §4.2.
+                """
+        }
+        var failedAt = Self.codingPath(of: error)
+        if case .keyNotFound(let key, _) = error { failedAt.append(key) }
+        if failedAt.count >= 2, failedAt[1].stringValue == "messages" {
+            let path = failedAt.map(\.stringValue).joined(separator: ".")
+            return """
+                Decoding a thread's `messages` failed (at \(path)). A plain JSONDecoder() and the given MessageThread \
+                read them: no dateDecodingStrategy (timestamps are seconds since 2001, §2.5), and Lesson 3's model \
+                (§3.1), which reads messages keyed by push IDs or absent. (\(oneLine(error))) See LESSONS.md §4.2.
                 """
         }
         let path = Self.codingPath(of: error).map(\.stringValue).joined(separator: ".")
