@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import LabKit
 import LabMetadata
+import KitTestSupport
 
 /// `lab new-lesson` in a copy of the kit: every place a lesson needs, `lab lint` clean and Exercises/ generated
 /// right after it; a bad name or an existing lesson refused with nothing written; and `lab lint` naming each place

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import LabKit
 import LabMetadata
+import KitTestSupport
 
 /// README § Adding a lesson, walked through in a copy of the kit: `lab new-lesson` adds the next lesson (Lesson9), `lab lint` is clean,
 /// and the new lesson's example test passes against its solution (`LAB_SOLUTIONS=1`) and fails as "not started"
