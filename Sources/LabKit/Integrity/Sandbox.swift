@@ -107,8 +107,9 @@ struct Sandbox {
         var lines = [
             "set -u",
             "fail() { echo \"lab: the sandbox could not be made ($1)\" >&2; exit 97; }",
-            // Read-only first, everything but /proc and /dev (whose files are devices, not storage).
-            "for m in $(awk '{ print $5 }' /proc/self/mountinfo); do case \"$m\" in /proc|/proc/*|/dev|/dev/*) ;; *) mount -n -o remount,bind,ro \"$m\" 2>/dev/null || fail \"read-only $m\";; esac; done",
+            // Read-only first, everything but /proc. /dev too: a devtmpfs is the host's, and root (the code runs as root
+            // when `nobody` cannot read the kit) could fill it with files; its devices stay usable (/dev/null takes writes).
+            "for m in $(awk '{ print $5 }' /proc/self/mountinfo); do case \"$m\" in /proc|/proc/*) ;; *) mount -n -o remount,bind,ro \"$m\" 2>/dev/null || fail \"read-only $m\";; esac; done",
             // What stays visible is kept aside (a bind keeps its read-only flag) before the folders it is in are hidden.
             "mount -n -t tmpfs -o size=64k,mode=0755 lab-keep /dev/shm || fail 'keep'",
         ]
