@@ -142,8 +142,8 @@ final class MessagesTests: Lesson7TestCase {
         let request = try onlyRequest(from: Self.postMessage)
         XCTAssertTrue(request.method == "POST" && request.path == "/rooms/2/messages"
                       && request.bodyJSON?.objectValue?["text"]?.stringValue == "Hello from Swift", """
-            postMessage("Hello from Swift", inRoom: 2) sent \(request.summary). The server makes the message's id, \
-            so: POST <baseURL>/rooms/2/messages with the body {"text": "Hello from Swift"}. See LESSONS.md §7.5.
+            postMessage("Hello from Swift", inRoom: 2) must POST <baseURL>/rooms/2/messages with the body \
+            {"text": "Hello from Swift"} (the server makes the id); it sent \(request.summary). See LESSONS.md §7.5.
             """)
         if let wrong = FetchRoomsTests.wrongAuthorization(request, for: Self.ada) { XCTFail("postMessage: \(wrong) See LESSONS.md §7.2.") }
     }
