@@ -32,6 +32,19 @@ enum LearnerCall {
         }
     }
 
+    /// `run` for a learner's `async throws` function (Lessons 9 and 10): its value, or the error it threw.
+    static func run<Value>(
+        _ feature: BoardFeature, timeout: TimeInterval,
+        async call: @escaping () async throws -> Value,
+        completion: @escaping (Result<Value, BoardFailure>) -> Void
+    ) {
+        run(feature, timeout: timeout, body: { finish in
+            Task {
+                do { finish(.success(try await call())) } catch { finish(.failure(error)) }
+            }
+        }, completion: completion)
+    }
+
     /// The errors every lesson shares: the stub's `NotImplemented`, a lesson's own error type, a lesson's
     /// `HTTPStatusError`, URLSession's `URLError`, a `DecodingError`.
     static func problem(for error: Error, _ feature: BoardFeature) -> BoardFailure.Problem {

@@ -39,11 +39,7 @@ public final class Lesson10Pages: ThreadPaging {
                       completion: @escaping (Result<[BoardMessage], BoardFailure>) -> Void,
                       page: @escaping ([Message]) async throws -> [Message]) {
         let loaded = locked { shown?.threadID == threadID && feature == .olderPage ? shown!.messages : [] }
-        LearnerCall.run(feature, timeout: timeout, body: { finish in
-            Task {
-                do { finish(.success(try await page(loaded))) } catch { finish(.failure(error)) }
-            }
-        }, completion: { [weak self] result in
+        LearnerCall.run(feature, timeout: timeout, async: { try await page(loaded) }, completion: { [weak self] result in
             if case .success(let messages) = result { self?.locked { self?.shown = (threadID, messages + loaded) } }
             completion(result.map { $0.map(Self.boardMessage) })
         })

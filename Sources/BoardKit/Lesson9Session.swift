@@ -20,15 +20,8 @@ final class Lesson9Session {
     func signIn(email: String, password: String, timeout: TimeInterval,
                 completion: @escaping (Result<BoardUser, BoardFailure>) -> Void) {
         let forum = self.forum
-        LearnerCall.run(.signIn, timeout: timeout, body: { finish in
-            Task {
-                do {
-                    let credentials = try await forum.signIn(email: email, password: password)
-                    finish(.success(BoardUser(email: email, userID: credentials.userID)))
-                } catch {
-                    finish(.failure(error))
-                }
-            }
+        LearnerCall.run(.signIn, timeout: timeout, async: {
+            BoardUser(email: email, userID: try await forum.signIn(email: email, password: password).userID)
         }, completion: { [weak self] result in
             if case .success(let user) = result { self?.user = user }
             completion(result)
@@ -45,15 +38,9 @@ final class Lesson9Session {
         let body = try? JSONSerialization.data(withJSONObject: [
             "sender": sender, "text": text, "timestamp": Int(seconds), "uid": user?.userID ?? "",
         ])
-        LearnerCall.run(.signedInPost, timeout: timeout, body: { finish in
-            Task {
-                do {
-                    _ = try await forum.database("POST", "\(thread.identifier)/messages", body: body)
-                    finish(.success(message))
-                } catch {
-                    finish(.failure(error))
-                }
-            }
+        LearnerCall.run(.signedInPost, timeout: timeout, async: {
+            _ = try await forum.database("POST", "\(thread.identifier)/messages", body: body)
+            return message
         }, completion: completion)
     }
 }

@@ -31,7 +31,7 @@ final class NewLessonWalkthroughTests: XCTestCase {
     /// `swift test --filter <lesson>Tests` in `kit`, building that lesson only; its exit status and output.
     func swiftTest(_ lesson: String, in kit: URL, solutions: Bool) throws -> (status: Int32, output: String) {
         let log = kit.appendingPathComponent(".build-walkthrough-\(solutions ? "solutions" : "stubs").log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         let process = Process()

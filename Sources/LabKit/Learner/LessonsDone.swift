@@ -8,7 +8,7 @@ struct LessonsDone {
     let kit: Kit
     /// Where the lessons' code is: `LAB_SOLUTIONS=1` reaches SwiftPM through `lab`'s environment, and then the
     /// reference is what ran.
-    var codeFolder = ProcessInfo.processInfo.environment["LAB_SOLUTIONS"] == nil ? "Exercises" : "Solutions"
+    var codeFolder = LessonRun.codeFolder(solutions: ProcessInfo.processInfo.environment["LAB_SOLUTIONS"])
     private var file: URL { kit.stateFolder.appendingPathComponent("lessons-done.json") }
 
     /// Notes what a run found: lessons whose tests all passed are done, lessons that ran otherwise are not.

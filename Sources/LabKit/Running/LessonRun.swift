@@ -170,12 +170,14 @@ public struct LessonRun {
         return Outcome(results: results, buildErrors: errors, log: log)
     }
 
-    /// Where the lessons' code is built from: Solutions/ when `LAB_SOLUTIONS=1` reaches SwiftPM (through
-    /// `environment`, or `lab`'s own environment unless it is removed), else Exercises/.
+    /// Where the lessons' code is built from, as Package.swift decides it: Solutions/ when `LAB_SOLUTIONS=1` reaches
+    /// SwiftPM, else Exercises/.
+    static func codeFolder(solutions: String?) -> String { solutions == "1" ? "Solutions" : "Exercises" }
+
+    /// `codeFolder(solutions:)` for this run: `LAB_SOLUTIONS` from `environment`, or `lab`'s own unless it is removed.
     var codeFolder: String {
-        let solutions = environment["LAB_SOLUTIONS"]
-            ?? (removedEnvironment.contains("LAB_SOLUTIONS") ? nil : ProcessInfo.processInfo.environment["LAB_SOLUTIONS"])
-        return solutions == "1" ? "Solutions" : "Exercises"
+        Self.codeFolder(solutions: environment["LAB_SOLUTIONS"]
+            ?? (removedEnvironment.contains("LAB_SOLUTIONS") ? nil : ProcessInfo.processInfo.environment["LAB_SOLUTIONS"]))
     }
 
     /// Every graded test of `lessons`, "Class/test" → its lesson and exercise: the `func test…` methods of the
