@@ -18,6 +18,19 @@ final class MutantHarnessTests: FolderTestCase {
         XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("A.swift"), encoding: .utf8), "let method = \"PATCH\"\nlet other = 1\n")
     }
 
+    func test_kindAndGraded_optionsAreChecked_andACorrectOnlyRunSummarisesOnlyThem() throws {
+        XCTAssertThrowsError(try MutantsCommand.run(["Lesson1", "--kind", "wrong"], output: { _ in })) { error in
+            XCTAssertTrue("\(error)".contains("--kind takes mistake or correct"), "\(error)")
+        }
+        XCTAssertThrowsError(try MutantsCommand.run(["Lesson1", "--graded", "--repeat", "2"], output: { _ in })) { error in
+            XCTAssertTrue("\(error)".contains("leave out --repeat"), "\(error)")
+        }
+        XCTAssertEqual(MutantsCommand.Tally(lesson: "Lesson1", corrects: 3, rejected: 1).summary,
+                       "Lesson1: correct variants rejected 1/3")
+        XCTAssertEqual(MutantsCommand.Tally(lesson: "Lesson1", mistakes: 2, caught: 2, namedFirst: 1).summary,
+                       "Lesson1: mistakes caught 2/2 (100.0 %), named first 1/2 (50.0 %)")
+    }
+
     func test_apply_refusesTextThatIsMissingOrAmbiguous_namingTheMutant() throws {
         try write("A.swift", "x\nx\n")
         XCTAssertThrowsError(try mutant([.init(file: "A.swift", find: "x", replace: "y")]).apply(in: folder)) { error in

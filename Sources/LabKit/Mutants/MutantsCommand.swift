@@ -9,10 +9,11 @@ import LabMetadata
 /// verdict that changes between repeated runs.
 public enum MutantsCommand {
     public static let usage = """
-          lab mutants [<lesson>…] [--only ID,…] [--repeat N] [--sample K] [-j N]
+          lab mutants [<lesson>…] [--only ID,…] [--kind mistake|correct] [--repeat N] [--sample K] [-j N] [--graded]
                                   instructors: apply Tests/Mutants/<Lesson>.json's wrong and correct variants to the
                                   reference solution and report caught / named first / correct rejected
-                                  (--sample K: every K-th mistake and correct variant of each exercise)
+                                  (--sample K: every K-th mistake and correct variant of each exercise;
+                                  --graded: grade each one as `lab grade` does — sandbox, quick build, time limits)
         """
     static let requiredCaught = 0.98
 
@@ -22,14 +23,23 @@ public enum MutantsCommand {
         var sample = 1
         var repeats = 1
         var jobs = ProcessInfo.processInfo.activeProcessorCount
+        var kind: MutantCatalog.Mutant.Kind?
+        var graded = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
-            case "--only", "--repeat", "--sample", "-j", "--jobs":
+            case "--graded":
+                graded = true
+                index += 1
+                continue
+            case "--only", "--repeat", "--sample", "-j", "--jobs", "--kind":
                 guard index + 1 < arguments.count else { throw UsageError("\(argument) needs a value") }
                 let value = arguments[index + 1]
-                if argument == "--only" {
+                if argument == "--kind" {
+                    guard let chosen = MutantCatalog.Mutant.Kind(rawValue: value) else { throw UsageError("--kind takes mistake or correct") }
+                    kind = chosen
+                } else if argument == "--only" {
                     only = Set(value.split(separator: ",").map(String.init))
                 } else if argument == "--sample" {
                     guard let count = Int(value), count > 0 else { throw UsageError("--sample takes a whole number above 0") }
@@ -54,12 +64,16 @@ public enum MutantsCommand {
             ? kit.catalog.lessons.filter { FileManager.default.fileExists(atPath: MutantCatalog.file(for: $0.name, in: kit).path) }
             : try names.map { try kit.lesson($0) }
         guard !lessons.isEmpty else { throw UsageError("no lesson has a mutant catalog (Tests/Mutants/<Lesson>.json)") }
+        if graded, repeats > 1 { throw UsageError("--graded grades each mutant once: leave out --repeat") }
+        let choice = Choice(only: only, kind: kind, sample: sample)
 
         var ok = true
         var summaries: [String] = []
         try KitLock.during(kit, say: output) {
             for lesson in lessons {
-                let tally = try measure(lesson, kit: kit, only: only, sample: sample, repeats: repeats, jobs: jobs, output: output)
+                let tally = graded
+                    ? try GradedMutants.measure(lesson, kit: kit, choice: choice, jobs: jobs, output: output)
+                    : try measure(lesson, kit: kit, choice: choice, repeats: repeats, jobs: jobs, output: output)
                 summaries.append(tally.summary)
                 ok = ok && tally.acceptable
             }
@@ -87,7 +101,12 @@ public enum MutantsCommand {
             func percent(_ part: Int, _ whole: Int) -> String {
                 whole == 0 ? "-" : String(format: "%.1f %%", 100 * Double(part) / Double(whole))
             }
-            var line = "\(lesson): mistakes caught \(caught)/\(mistakes) (\(percent(caught, mistakes))), named first \(namedFirst)/\(mistakes) (\(percent(namedFirst, mistakes))); correct variants rejected \(rejected)/\(corrects)"
+            var parts: [String] = []
+            if mistakes > 0 || corrects == 0 {
+                parts.append("mistakes caught \(caught)/\(mistakes) (\(percent(caught, mistakes))), named first \(namedFirst)/\(mistakes) (\(percent(namedFirst, mistakes)))")
+            }
+            if corrects > 0 || mistakes == 0 { parts.append("correct variants rejected \(rejected)/\(corrects)") }
+            var line = "\(lesson): " + parts.joined(separator: "; ")
             if broken > 0 { line += "; \(broken) broken mutant(s)" }
             if unstable > 0 { line += "; \(unstable) verdict(s) changed between runs" }
             if longFirstLines > 0 { line += "; \(longFirstLines) first line(s) over \(FirstLine.limit) characters" }
@@ -95,11 +114,24 @@ public enum MutantsCommand {
         }
     }
 
-    static func measure(_ lesson: LessonCatalog.Lesson, kit: Kit, only: Set<String>?, sample: Int = 1, repeats: Int, jobs: Int,
+    /// Which of a catalog's mutants a run takes.
+    struct Choice {
+        var only: Set<String>?
+        var kind: MutantCatalog.Mutant.Kind?
+        var sample = 1
+
+        func mutants(of lesson: LessonCatalog.Lesson, in kit: Kit) throws -> [MutantCatalog.Mutant] {
+            let catalog = try MutantCatalog.load(lesson.name, in: kit)
+            let chosen = catalog.mutants.filter { mutant in
+                (only?.contains(mutant.id) ?? true) && (kind == nil || mutant.kind == kind)
+            }
+            return MutantsCommand.sampled(chosen, every: sample)
+        }
+    }
+
+    static func measure(_ lesson: LessonCatalog.Lesson, kit: Kit, choice: Choice, repeats: Int, jobs: Int,
                         output: (String) -> Void) throws -> Tally {
-        let catalog = try MutantCatalog.load(lesson.name, in: kit)
-        let mutants = Self.sampled(catalog.mutants.filter { only?.contains($0.id) ?? true }, every: sample)
-        var tally = Tally(lesson: lesson.name)
+        let mutants = try choice.mutants(of: lesson, in: kit)
         output("\(lesson.name): \(mutants.count) mutant(s) from Tests/Mutants/\(lesson.name).json, \(jobs) at a time")
 
         // One private workspace per job, each building only this lesson; the reference must pass in each.
@@ -107,8 +139,7 @@ public enum MutantsCommand {
         for index in workers.indices {
             if let problem = try workers[index].checkReference() {
                 output("  the reference solution itself does not pass, so no mutant can be judged: \(problem)")
-                tally.broken = mutants.count
-                return tally
+                return Tally(lesson: lesson.name, broken: mutants.count)
             }
         }
         var verdicts = [[Verdict]](repeating: [], count: mutants.count)
@@ -127,7 +158,13 @@ public enum MutantsCommand {
             }
         }
         if let failure = failure { throw failure }
+        return tally(lesson, mutants: mutants, verdicts: verdicts, output: output)
+    }
 
+    /// Counts and prints the verdicts, `verdicts[i]` being the runs of `mutants[i]`.
+    static func tally(_ lesson: LessonCatalog.Lesson, mutants: [MutantCatalog.Mutant], verdicts: [[Verdict]],
+                      output: (String) -> Void) -> Tally {
+        var tally = Tally(lesson: lesson.name)
         for (mutant, runs) in zip(mutants, verdicts) {
             let verdict = runs[0]
             let stable = runs.allSatisfy { $0.fingerprint == verdict.fingerprint }
@@ -226,10 +263,15 @@ struct Verdict {
     init(broken: String) { self.broken = broken }
 
     init(_ mutant: MutantCatalog.Mutant, outcome: LessonRun.Outcome) {
+        self.init(mutant, failures: outcome.results.tests.filter { $0.outcome != .passed })
         if let error = outcome.buildErrors.first ?? (outcome.results.status == "error" ? outcome.results.message : nil) {
             broken = "does not compile: \(error)"
         }
-        failures = outcome.results.tests.filter { $0.outcome != .passed }
+    }
+
+    /// `failures`: the failed tests, in exercise then declaration order.
+    init(_ mutant: MutantCatalog.Mutant, failures: [TestResult]) {
+        self.failures = failures
         self.mutant = mutant
     }
 
