@@ -171,6 +171,12 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                     Its timestamp is in milliseconds since 1970 (JavaScript's Date.now()): Message's own Encodable \
                     (and the data in Firebase) counts seconds since 2001.
                     """
+            } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
+                      number != wanted, abs(number - wanted) < 1 {
+                cause = """
+                    Its timestamp is \(number), not \(wanted): it lost its fraction of a second (rounded, or written \
+                    as a whole number). Encode the Date itself, or the whole message.
+                    """
             } else if let text = got["timestamp"].stringValue {
                 cause = """
                     Its timestamp is a string, \(text.debugDescription): Message's own Encodable writes a Date as a \
