@@ -32,12 +32,13 @@ public final class MessageThread: Codable {
 
     /// EXERCISE 3.3 — Decodes a thread in every shape Firebase returns it (LESSONS.md §3.1 and §3.3).
     ///
-    /// - `title` and `identifier`: every thread has them. A thread without one is bad data: the caller must get
-    ///   `DecodingError.keyNotFound` naming the key, not a made-up value.
+    /// - `title` and `identifier`: strings, kept exactly as written (the identifier is the thread's key; another
+    ///   client may write it in lowercase). Every thread has them. A thread without one is bad data: the caller must
+    ///   get `DecodingError.keyNotFound` naming the key, not a made-up value.
     /// - `messages` comes in one of four shapes: an object keyed by push IDs (messages POSTed one by one), a JSON
     ///   array (a PUT of an array), an object keyed `0`, `1`, `2` and push IDs (a PUT, then POSTs), or no key at
-    ///   all (a new thread: no messages). Anything else wrong in them (a message without a timestamp) is bad data
-    ///   too: throw, don't hide it.
+    ///   all (a new thread: no messages). Anything else wrong in them (a message without a timestamp), in either
+    ///   shape, is bad data too: throw, don't hide it.
     /// - `messages` ends up oldest first, by `timestamp`, whatever the shape: JSON objects have no order.
     public required init(from decoder: Decoder) throws {
         // BEGIN SOLUTION

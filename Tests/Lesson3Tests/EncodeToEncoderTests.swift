@@ -43,6 +43,10 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         let thread = Self.threeMessageThread()
         let object = try encodedObject(thread)
         try assertWrittenMessages(object["messages"], of: thread)
+        // One message is a list too.
+        let one = MessageThread(title: "Just one", identifier: "8F0A2C4E-6B1D-4E3F-A5C7-9D2B4F6A8C01",
+                                messages: [thread.messages[1]])
+        try assertWrittenMessages(try encodedObject(one)["messages"], of: one)
     }
 
     func test_encodeTo_newThread_writesNoMessagesOrAnEmptyList() throws {
@@ -104,7 +108,11 @@ final class EncodeToEncoderTests: Lesson3TestCase {
             throw fail("setup: could not encode the test's own messages: \(oneLine(error)).", file: file, line: line)
         }
         guard let written = written, !written.isNull else {
-            throw fail("encode(to:) did not write the thread's \(thread.messages.count) messages: \"messages\" is \(written == nil ? "missing" : "null"). See LESSONS.md §3.4.", file: file, line: line)
+            throw fail("""
+                encode(to:) did not write the thread's \(thread.messages.count) message(s): "messages" is \
+                \(written == nil ? "missing" : "null").\(thread.messages.count == 1 ? " One message is a list too, of one." : "") \
+                See LESSONS.md §3.4.
+                """, file: file, line: line)
         }
         guard let list = Self.messagesAsFirebaseStoresThem(written) else {
             if let object = written.objectValue, Set(object.keys) == ["text", "sender", "timestamp"] {
@@ -139,10 +147,14 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         }
         if Set(list.map(\.description)) == Set(expected.map(\.description)) {
             let reversed = list == expected.reversed()
+            let sortedBy = ["text", "sender"].first { field in
+                list.map { $0[field].stringValue ?? "" } == expected.map { $0[field].stringValue ?? "" }.sorted()
+            }
             throw fail("""
                 encode(to:) wrote the thread's messages in another order\(reversed ? " (reversed: newest first)" : ""): \
                 \(list.map { $0["sender"].stringValue ?? "?" }); the thread holds \
-                \(thread.messages.map(\.sender)), oldest first. Write them in the thread's order. See LESSONS.md §3.4.
+                \(thread.messages.map(\.sender)), oldest first.\(sortedBy.map { " That is the order of their \($0)s: sorted by \($0), not by time." } ?? "") \
+                Write them in the thread's order. See LESSONS.md §3.4.
                 """, file: file, line: line)
         }
         for (index, (got, want)) in zip(list, expected).enumerated() where got != want {
@@ -152,6 +164,24 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 cause = """
                     Its timestamp is off by exactly the 31 years between 1970 and 2001: Message's own Encodable (and \
                     the data in Firebase) counts seconds since 2001, not since 1970.
+                    """
+            } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
+                      abs(number - (wanted + Self.secondsFrom1970To2001) * 1000) < 1000 {
+                cause = """
+                    Its timestamp is in milliseconds since 1970 (JavaScript's Date.now()): Message's own Encodable \
+                    (and the data in Firebase) counts seconds since 2001.
+                    """
+            } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
+                      number != wanted, abs(number - wanted) < 1 {
+                cause = """
+                    Its timestamp is \(number), not \(wanted): it lost its fraction of a second (rounded, or written \
+                    as a whole number). Encode the Date itself, or the whole message.
+                    """
+            } else if let text = got["timestamp"].stringValue {
+                cause = """
+                    Its timestamp is a string, \(text.debugDescription): Message's own Encodable writes a Date as a \
+                    number, seconds since 2001 (JSONEncoder's default), and that is what init(from:) and every other \
+                    client read. Encode the Date itself, or the whole message.
                     """
             }
             throw fail("""

@@ -42,6 +42,23 @@ class Lesson3TestCase: LabTestCase {
         return (Result { try decoder.decode(LoggedThread.self, from: data).thread }, log)
     }
 
+    /// `attemptDecoding(data)` on a thread of its own, or nil when it has not returned within `seconds` (an endless
+    /// loop in init(from:)): the test can then say so instead of hanging. The stuck thread spins on until the process
+    /// ends; its log is not read, as it may still be written.
+    static func attemptDecoding(_ data: Data, within seconds: TimeInterval) -> (result: Result<MessageThread, Error>, log: DecoderLog)? {
+        final class Outcome: @unchecked Sendable {
+            var value: (result: Result<MessageThread, Error>, log: DecoderLog)?
+        }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            outcome.value = attemptDecoding(data)
+            done.signal()
+        }.start()
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return outcome.value
+    }
+
     /// A thread read from `Fixtures/<path>` with the learner's init(from:), the fixture's JSON and what init(from:)
     /// asked for. Stops the test with the decoding error in words when init(from:) throws.
     func decodeThread(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> (thread: MessageThread, json: JSONValue, log: DecoderLog) {
@@ -165,6 +182,19 @@ class Lesson3TestCase: LabTestCase {
                 \(shortJSON(found)). \(oneLine(context.debugDescription)) \(reference)
                 """
         case .valueNotFound(let type, let context):
+            let path = context.codingPath
+            if path.count >= threadDepth + 1, path[threadDepth].stringValue == "messages",
+               let thread = value(at: Array(path.prefix(threadDepth)), in: json).objectValue, thread["messages"] == nil {
+                // superDecoder(forKey:) and the like hand a missing key on as null: what read it then threw.
+                let call = log?.calls(forKey: "messages").last
+                let asked = call.map { "init(from:) called \($0.description), and reading what it gave threw" } ?? "init(from:) read `messages` in a way that threw"
+                return """
+                    \(asked) \(summary(error)) decoding \(source): this thread has no `messages` key (its keys: \
+                    \(thread.keys.sorted().joined(separator: ", "))). A new thread has none — Firebase stores no empty \
+                    list — so read messages with `decodeIfPresent` (or ask `contains(.messages)` first), and make nil \
+                    an empty list. \(reference)
+                    """
+            }
             return """
                 init(from:) expected \(type) decoding \(source)\(describe(context.codingPath)) but found null or \
                 nothing. \(oneLine(context.debugDescription)) \(reference)
@@ -288,6 +318,22 @@ class Lesson3TestCase: LabTestCase {
                         messages: a `try?` (or a `catch`) turned that error into an empty list.
                         """
                 }
+            } else if !actual.isEmpty, actual.count < expected.count {
+                if let gave = log?.calls(forKey: "messages").first(where: { $0.count == expected.count }) {
+                    cause = " \(gave.description) gave \(expected.count) message(s), but init(from:) kept only \(actual.count) of them."
+                }
+                if let object = json["messages"].objectValue {
+                    // Which children it kept: those under push IDs ("-…"), or those under the 0, 1, 2 of a PUT.
+                    func children(underPushIDs: Bool) -> [MessageThread.Message] {
+                        object.filter { $0.key.hasPrefix("-") == underPushIDs }.values.compactMap(Self.referenceMessage)
+                            .sorted { $0.timestamp < $1.timestamp }
+                    }
+                    let kept = actual.sorted { $0.timestamp < $1.timestamp }
+                    if let which = kept == children(underPushIDs: true) ? "push IDs, and dropped those under the keys 0, 1, 2, … that a PUT left"
+                        : kept == children(underPushIDs: false) ? "the keys 0, 1, 2, … that a PUT left, and dropped those under push IDs" : nil {
+                        cause += " It kept the messages under \(which): every child of `messages` is a message, whatever its key."
+                    }
+                }
             }
             throw fail("""
                 init(from:) read \(actual.count) message(s) from \(source); the JSON holds \(expected.count).\(cause) \
@@ -303,10 +349,34 @@ class Lesson3TestCase: LabTestCase {
                     ?? inTimeOrder[index]
                 var cause = "Let Message's own Decodable read each message, and keep it as it is."
                 let shift = got.timestamp.timeIntervalSinceReferenceDate - want.timestamp.timeIntervalSinceReferenceDate
+                let seconds = want.timestamp.timeIntervalSinceReferenceDate
                 if got.text == want.text, got.sender == want.sender, abs(abs(shift) - Self.secondsFrom1970To2001) < 1 {
                     cause = """
                         The timestamp is off by exactly the 31 years between 1970 and 2001: the JSON number is seconds \
                         since 2001 (what Date's own Decodable reads with JSONDecoder's default strategy), not since 1970.
+                        """
+                } else if got.text == want.text, got.sender == want.sender,
+                          abs(got.timestamp.timeIntervalSince1970 * 1000 - seconds) < 1 {
+                    cause = """
+                        The timestamp was read as milliseconds since 1970 (JavaScript's Date.now()): the JSON number is \
+                        seconds since 2001 (what Date's own Decodable reads with JSONDecoder's default strategy).
+                        """
+                } else if got.text == want.sender, got.sender == want.text {
+                    cause = """
+                        Its text and sender are swapped: text is read from the key "text", sender from the key "sender". \
+                        Let Message's own Decodable read each message, and keep it as it is.
+                        """
+                } else if got.text == want.text, got.sender == want.sender,
+                          got.timestamp.timeIntervalSinceReferenceDate == Double(Float(seconds)) {
+                    cause = """
+                        The timestamp is off by \(String(format: "%.6f", shift)) s: it went through a Float, which keeps \
+                        about 7 significant digits (this timestamp has 15). Read it as a Date (or a Double): let \
+                        Message's own Decodable read each message.
+                        """
+                } else if got.text == want.text, got.sender == want.sender, shift != 0, abs(shift) < 3600 {
+                    cause = """
+                        The timestamp is off by \(String(format: "%.6f", shift)) s: it lost digits on the way (rounded, or \
+                        read as a smaller type). Read it as a Date: let Message's own Decodable read each message.
                         """
                 }
                 throw fail("""
@@ -382,9 +452,11 @@ class Lesson3TestCase: LabTestCase {
     /// A thread with three messages, oldest first, built in code (so the encoding tests need no init(from:)).
     static func threeMessageThread() -> MessageThread {
         MessageThread(title: "Encoding by hand", identifier: "5D2C8A10-3B4E-4F6A-9C7D-8E1F2A3B4C5D", messages: [
-            MessageThread.Message(text: "First: an array, in order.", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405872056162E8)),
-            MessageThread.Message(text: "Second: no keys of my own, says Rene\u{301}e.", sender: "Grace", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405931123456E8)),
-            MessageThread.Message(text: "Third: Firebase keeps them as 0, 1, 2 🎯", sender: "Linus", timestamp: Date(timeIntervalSinceReferenceDate: 5.55406010987654E8)),
+            // Neither their texts nor their senders are in alphabetical order (nor its reverse): a sort by either
+            // changes the order.
+            MessageThread.Message(text: "Posted first: an array keeps its order.", sender: "Grace", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405872056162E8)),
+            MessageThread.Message(text: "Two: no keys of my own, says Rene\u{301}e.", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405931123456E8)),
+            MessageThread.Message(text: "And Firebase keeps them as 0, 1, 2 🎯", sender: "Linus", timestamp: Date(timeIntervalSinceReferenceDate: 5.55406010987654E8)),
         ])
     }
 }
