@@ -13,8 +13,8 @@ extension ForumSession {
     ///   `session`, with `body` (JSON) as given. Nobody signed in: throw `.notSignedIn` and send nothing.
     /// - 401 `Auth token is expired`: refresh the ID token once (`POST <secureTokenURL>?key=<apiKey>`, the form
     ///   `grant_type=refresh_token&refresh_token=<refresh token>`), keep the new `id_token` and `refresh_token`, and
-    ///   send the request again, once. A second 401 is `.signInExpired`: never a loop. A refused refresh
-    ///   (`INVALID_REFRESH_TOKEN`…) is `.signInExpired` too, and forgets the credentials.
+    ///   send the request again, once. A retry refused as `Auth token is expired` again is `.signInExpired`: never a
+    ///   loop. A refused refresh (`INVALID_REFRESH_TOKEN`…) is `.signInExpired` too, and forgets the credentials.
     /// - Requests that find the token expired together refresh it **once** and all retry with the new one.
     /// - 401 `Permission denied` (the rules): `.permissionDenied`, with no refresh. Another status:
     ///   `.status(code, the body's "error" text)`; no answer: `.transport`.

@@ -33,11 +33,17 @@ public enum DiagnosisLine {
         let characters = Array(line)
         var result = "", index = 0
         while index < characters.count {
-            if let end = datumEnd(characters, from: index), end - index > longData {
+            if let end = datumEnd(characters, from: index) {
                 let datum = String(characters[index..<end])
-                data.append(datum)
-                let closing = "{[\"".contains(characters[index]) ? String(characters[end - 1]) : ""
-                result += datum.prefix(longData / 2) + "…" + closing
+                if end - index > longData {
+                    // The same datum twice (what was sent, and what the call gave back) is given in full once.
+                    if !data.contains(datum) { data.append(datum) }
+                    let closing = "{[\"".contains(characters[index]) ? String(characters[end - 1]) : ""
+                    result += datum.prefix(longData / 2) + "…" + closing
+                } else {
+                    // A short datum is kept whole and stepped over: its closing quote opens nothing.
+                    result += datum
+                }
                 index = end
             } else {
                 result.append(characters[index])

@@ -52,4 +52,21 @@ final class DiagnosisLineTests: XCTestCase {
             XCTAssertLessThanOrEqual(firstLine(DiagnosisLine.shape(message)).count, FirstLine.limit, message)
         }
     }
+
+    func test_prose_betweenTwoShortQuotedWords_isNotTakenForData() {
+        let message = "The rules refused Ada's write below /users/<Ben's uid> (401 Permission denied), and the call threw "
+            + "an error it should not have. A 401 whose error is \"Permission denied\" comes from the rules, not from an "
+            + "old token: refreshing cannot help. Only \"Auth token is expired\" calls for a refresh."
+        let shaped = DiagnosisLine.shape(message)
+        XCTAssertFalse(shaped.contains("in full"), shaped)
+        XCTAssertEqual(shaped.replacingOccurrences(of: "\n", with: " "), message, "no prose is shortened: \(shaped)")
+    }
+
+    func test_theSameLongDatumTwice_isGivenInFullOnce() {
+        let text = "\"WEAK_PASSWORD : Password should be at least 6 characters\""
+        let message = "Auth answered 400 \(text), and signUp(email:password:) threw .auth(\(text)); expected .weakPassword. "
+            + "The message has its own case: compare the code before any detail."
+        let shaped = DiagnosisLine.shape(message)
+        XCTAssertEqual(shaped.components(separatedBy: "in full: ").count, 2, shaped)
+    }
 }

@@ -51,6 +51,17 @@ final class OlderPageTests: PagesTestCase {
                 shown (#36): asking for timestamps below it loses the tie. See LESSONS.md §10.1.
                 """)
         }
+        // A short page of the right messages: the shown ones at the boundary were dropped from a page that had
+        // room for `count` only.
+        let before = try Self.messages(16...35)
+        if !page.isEmpty, page.count < before.count, page.allSatisfy({ message in before.contains { $0.key == message.key } }) {
+            return XCTFail("""
+                \(exercise.function) gave \(page.count) messages, \(Self.positions(page)), before #36…#55; the 20 before them \
+                are #16…#35. A page that ends at the oldest shown message also brings back the shown ones there (#36, \
+                and #37 at its timestamp): ask for as many more as you drop — limitToLast=<count + k> by timestamp, \
+                count + 1 by key — so that `count` remain. See LESSONS.md §10.1.
+                """)
+        }
         // The oldest of the page, whatever its order (the order is the next test's).
         let oldest = page.min { ($0.timestamp, $0.key) < ($1.timestamp, $1.key) }
         XCTAssertEqual(oldest?.key, try Self.messages(16...16).first?.key, """

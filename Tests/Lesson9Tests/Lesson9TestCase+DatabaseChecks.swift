@@ -11,7 +11,8 @@ extension Lesson9TestCase {
     func theDatabaseRequest(file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
         let requests = firebase.requests
         guard requests.count == 1, let request = requests.first else {
-            throw fail("database(_:_:body:) should send exactly one request here; \(databaseTraffic). See LESSONS.md §9.4.", file: file, line: line)
+            let why = needlessRefresh.map { " " + $0 } ?? ""
+            throw fail("database(_:_:body:) should send exactly one request here; \(databaseTraffic).\(why) See LESSONS.md §9.4.", file: file, line: line)
         }
         return request
     }

@@ -57,6 +57,28 @@ extension Lesson9TestCase {
 
     var refreshRequests: [RecordedRequest] { auth.requests.filter { $0.path.hasSuffix("/token") } }
 
+    /// Why the client refreshed when no token had expired, read from the database's answers: a request without
+    /// `auth=` (refused by the rules), or a 401 Permission denied taken for an expired token. Nil when it did not
+    /// refresh, or no answer it had was a refusal by the rules.
+    var needlessRefresh: String? {
+        guard !refreshRequests.isEmpty else { return nil }
+        let refused = firebase.requests.filter {
+            $0.response.statusCode == 401 && $0.response.bodyJSON?["error"].stringValue == "Permission denied"
+        }
+        guard let first = refused.first else { return nil }
+        if first.query["auth"] == nil {
+            return """
+                Its requests have no `auth=` (\(brief(first))): the rules see nobody signed in and refuse them, and a \
+                refresh cannot change that. Add URLQueryItem(name: "auth", value: idToken) to every database URL; \
+                a 401 Permission denied is then .permissionDenied, never a reason to refresh.
+                """
+        }
+        return """
+            The database answered \(brief(first)): that is the rules' refusal, not an expired token, and a new token \
+            changes nothing. Refresh only on 401 Auth token is expired; a 401 Permission denied is .permissionDenied.
+            """
+    }
+
     var refreshTraffic: String {
         let count = refreshRequests.count
         return count == 1 ? "1 refresh" : "\(count) refreshes"

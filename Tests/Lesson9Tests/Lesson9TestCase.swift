@@ -142,11 +142,13 @@ class Lesson9TestCase: LabTestCase {
             throw fail(wrongPlace, file: file, line: line)
         }
         if looping {
-            let message = """
-                \(exercise.function) kept sending: \(requestCount) requests and still going (\(databaseTraffic); \
-                \(refreshTraffic)). After one refresh and one retry, a request that is still refused is an \
-                error (.signInExpired): retrying again can only fail again, forever. See LESSONS.md §9.4 and \(exercise.reference).
+            let traffic = "\(databaseTraffic); \(refreshTraffic)"
+            let reference = exercise.section == "9.4" ? exercise.reference : "LESSONS.md §9.4 and \(exercise.reference)"
+            let why = needlessRefresh ?? """
+                After one refresh and one retry, a request that is still refused is an error (.signInExpired): retrying \
+                again can only fail again, forever.
                 """
+            let message = "\(exercise.function) kept sending requests and was still going. \(why) What it sent: \(traffic). See \(reference)."
             stopTheLoop(until: { box.get() != nil })
             throw fail(message, file: file, line: line)
         }

@@ -30,12 +30,14 @@ public enum LearnerCommands {
         let results = outcome.results
         var lines = ["", "REST Lab — your progress: \(points(results.score)) of \(points(results.maxScore)) points", ""]
         let width = kit.catalog.lessons.map { $0.title.count }.max() ?? 0
+        // "Lesson 9" and "Lesson 10" in one column: the titles start together.
+        let nameWidth = kit.catalog.lessons.map { "Lesson \($0.chapter)".count }.max() ?? 0
         for lesson in kit.catalog.lessons {
             let tests = results.tests(of: lesson)
             let score = tests.reduce(0) { $0 + $1.points }, maxScore = tests.reduce(0) { $0 + $1.maxPoints }
             let broken = replaced.first { $0.lesson == lesson.name }
             let label = broken == nil ? Progress(lesson, results: results).label : "does not compile: \(broken!.error)"
-            lines.append("  Lesson \(lesson.chapter)  \(padded(lesson.title, width))  \(padded("\(points(score))/\(points(maxScore))", 7))  \(label)")
+            lines.append("  \(padded("Lesson \(lesson.chapter)", nameWidth))  \(padded(lesson.title, width))  \(padded("\(points(score))/\(points(maxScore))", 7))  \(label)")
         }
         lines.append("")
         if !replaced.isEmpty {
