@@ -261,6 +261,15 @@ class Lesson1TestCase: LabTestCase {
             """, file: file, line: line)
     }
 
+    /// Makes the emulator answer 0.4 s after each request and reads `state` 0.2 s from now, on another queue: what the
+    /// local state is while the answer to a call started now cannot have come yet. Returns a reader of that snapshot.
+    func stateBeforeTheAnswer<State>(_ state: @escaping () -> State) -> () -> State? {
+        emulator.latency = 0.4
+        let snapshot = Snapshot<State>()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { snapshot.value = state() }
+        return { snapshot.value }
+    }
+
     /// Spins the main run loop (so work hopped to the main queue runs) until `condition` holds or `timeout` passes.
     @discardableResult
     func eventually(within timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
@@ -320,6 +329,17 @@ struct ThreadCopy: Equatable, CustomStringConvertible {
 struct LocalState {
     var threads: [ThreadCopy] = []
     var messages: [MessageThread.Message] = []
+}
+
+/// One value, written on one queue and read on another.
+final class Snapshot<State>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: State?
+
+    var value: State? {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
 }
 
 /// Records every call of one completion handler, from whatever queue it comes.
