@@ -89,14 +89,18 @@ class Lesson1TestCase: LabTestCase {
         let recorder = CompletionRecorder()
         recorders.append((exercise, recorder))
         let requestsBefore = emulator.requests.count
+        let latency = emulator.latency
+        var began = Date(), returned = Date()
         let value: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
             let caller = Thread.current
+            began = Date()
             recorder.setInside(true)
             start { error in
                 let synchronous = recorder.isInside && Thread.current == caller
                 if recorder.record(error, synchronous: synchronous, state: state()) { done(error) }
             }
             recorder.setInside(false)
+            returned = Date()
             if holdingTheMainQueue { Self.holdTheMainQueue(until: { !recorder.calls.isEmpty }, requestsBefore: requestsBefore, on: emulator) }
             if minimumWait > 0 {
                 let before = emulator.requests.count
@@ -118,14 +122,7 @@ class Lesson1TestCase: LabTestCase {
                 throw fail(Self.calledWithoutRequest(exercise, value: first.error), file: file, line: line)
             }
             if let took = blockingTime(of: start) {
-                throw fail("""
-                    \(exercise.function) called completion(\(Self.describe(first.error))) from inside itself, after waiting \
-                    for the server's answer: with the emulator answering 0.3 s late, \(exercise.function) took \
-                    \(String(format: "%.2f", took)) s to return. A DispatchSemaphore (or a group's wait(), or a loop) blocked \
-                    the caller's thread — in an app the main thread, so the screen freezes until the network answers. \
-                    Don't wait: return right after resume(), and call `completion` from inside the data task's handler. \
-                    See \(exercise.reference) and §1.2.1.
-                    """, file: file, line: line)
+                throw fail(Self.waitedForTheAnswer(exercise, first.error, fromInside: true, latency: 0.3, took: took), file: file, line: line)
             }
             throw fail("""
                 \(exercise.function) called completion(\(Self.describe(first.error))) before the server answered: \
@@ -134,6 +131,12 @@ class Lesson1TestCase: LabTestCase {
                 the data task's completion handler, once the response is in\
                 \(calls.count > 1 ? "; it was then called again (\(calls.count) calls in all)" : ""). See \(exercise.reference) and §1.2.
                 """, file: file, line: line)
+        }
+        // With the answer slowed down, a function that returns only after its completion ran waited for the answer
+        // (a correct one returns right after resume(), long before).
+        let took = returned.timeIntervalSince(began)
+        if latency >= 0.25, took >= latency - 0.05, let first = calls.first, first.at <= returned {
+            throw fail(Self.waitedForTheAnswer(exercise, first.error, fromInside: false, latency: latency, took: took), file: file, line: line)
         }
         if calls.count > 1 {
             recorder.reported = true
@@ -172,6 +175,20 @@ class Lesson1TestCase: LabTestCase {
             return !sent.isEmpty && sent.allSatisfy { Date().timeIntervalSince($0.receivedAt) > 0.35 }
         }
         return took >= 0.25 && called.calls.first.map { $0.at.timeIntervalSince(began) >= 0.25 } == true ? took : nil
+    }
+
+    /// The message for a function that waited for its request's answer before returning.
+    static func waitedForTheAnswer(_ exercise: Exercise, _ error: Error?, fromInside: Bool, latency: TimeInterval, took: TimeInterval) -> String {
+        let what = fromInside
+            ? "called completion(\(describe(error))) from inside itself, after waiting for the server's answer"
+            : "waited for the server's answer before returning (its completion(\(describe(error))) ran meanwhile, from the task's handler)"
+        return """
+            \(exercise.function) \(what): with the emulator answering \(String(format: "%.1f", latency)) s late, it took \
+            \(String(format: "%.2f", took)) s to return. A DispatchSemaphore (or a group's wait(), or a loop) blocked the \
+            caller's thread — in an app the main thread, so the screen freezes until the network answers. Don't wait: \
+            return right after resume(), and call `completion` from inside the data task's handler. \
+            See \(exercise.reference) and §1.2.1.
+            """
     }
 
     /// Blocks the main thread (so nothing hopped to the main queue runs) until `isDone`, or until a request has been
