@@ -49,6 +49,9 @@ public struct TrafficReport {
         if let last = received.last {
             lines.append("The emulator received \(received.count) request(s) and answered; the last: \(last.summary).")
             lines.append("So the task ran, but your handler returned without calling `completion` on that path: check every `return` and `guard … else`, and call `completion(nil)` on success.")
+            if last.response.transportError != nil {
+                lines.append("It ended in a transport error, so look at the path for an error: it must pass the error to `completion` — and with async/await, a `try await` that no `do`/`catch` surrounds ends its `Task` silently when it throws.")
+            }
         } else if !viaOtherSession.isEmpty || !toOtherHost.isEmpty {
             lines.append("No request reached the emulator through the injected `session`; one went elsewhere (URLSession.shared or another host), and its failure never reached `completion`.")
         } else {

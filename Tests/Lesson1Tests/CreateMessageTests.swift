@@ -160,12 +160,15 @@ final class CreateMessageTests: Lesson1TestCase {
 
     func test_createMessage_appendsTheMessageBeforeCallingCompletion() throws {
         let thread = sampleThread()
-        try requireSuccess(try createMessage(in: thread, text: "In order"), of: exercise)
+        try requireSuccess(try createMessage(in: thread, text: "In order", holdingTheMainQueue: true), of: exercise)
         let atCompletion = lastCall?.calls.first?.state.messages ?? []
-        XCTAssertEqual(atCompletion.map(\.text), ["In order"], """
+        guard atCompletion.map(\.text) != ["In order"] else { return }
+        let later = eventually(within: 0.5) { thread.messages.map(\.text) == ["In order"] }
+        XCTFail("""
             When createMessage called completion(nil), the thread's `messages` were \(Self.list(atCompletion)) — the \
             new message was not in them yet. The caller reads the thread in its completion (to show the message, say): \
-            append the message first, then call `completion(nil)`. See LESSONS.md §1.4.
+            append the message first, then call `completion(nil)`.\(later ? Self.changedAfterCompletionNote("the thread's `messages`") : "") \
+            See LESSONS.md §1.4.
             """)
     }
 
@@ -253,6 +256,18 @@ final class CreateMessageTests: Lesson1TestCase {
         try createMessage(in: thread)
         settle()
         XCTAssertTrue(thread.messages.isEmpty, "The thread gained a message although the request never reached the server: \(Self.list(thread.messages)). Append only on success. See LESSONS.md §1.5.")
+    }
+
+    func test_createMessage_changesNothingLocally_beforeTheServerAnswered() throws {
+        let thread = sampleThread()
+        let during = stateBeforeTheAnswer { thread.messages }
+        try requireSuccess(try createMessage(in: thread, text: "Not yet", waitingAtLeast: 2.4), of: exercise)
+        XCTAssertEqual(during()?.isEmpty, true, """
+            While the server had not answered yet (0.2 s into its 0.4 s answer), the thread's `messages` already were \
+            \(during().map { Self.list($0) } ?? "?"). Append the message only once the server has accepted it — not \
+            optimistically, to be undone on a failure: until then nobody may see a message the server can still refuse. \
+            See LESSONS.md §1.4 and §1.3.
+            """)
     }
 
     // MARK: Helpers

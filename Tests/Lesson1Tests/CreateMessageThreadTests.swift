@@ -32,6 +32,14 @@ final class CreateMessageThreadTests: Lesson1TestCase {
                 """, file: file, line: line)
         }
         let keys = object.keys.sorted().joined(separator: ", ")
+        if object["title"] == nil, object.count == 1, let (key, inner) = object.first, inner["title"] != .null {
+            throw fail("""
+                createMessageThread's body is the thread wrapped in an object under the key "\(key)": \(json.description). \
+                PUT stores its body exactly at the URL, so send the thread itself — {"title": …, "identifier": …} — to \
+                the thread's own URL, <baseURL>/<identifier>.json. (The wrapped thread PUT at the root would replace the \
+                whole database.) See LESSONS.md §1.1 and §1.3.
+                """, file: file, line: line)
+        }
         guard let title = object["title"]?.stringValue, let identifier = object["identifier"]?.stringValue else {
             throw fail("""
                 createMessageThread's body needs the thread's `title` and `identifier`, as strings (the keys \
@@ -131,13 +139,16 @@ final class CreateMessageThreadTests: Lesson1TestCase {
     }
 
     func test_createMessageThread_appendsTheThreadBeforeCallingCompletion() throws {
-        try requireSuccess(try createThread(title: "In order"), of: exercise)
+        try requireSuccess(try createThread(title: "In order", holdingTheMainQueue: true), of: exercise)
         let sent = try sentThread(in: try onlyRequest(from: exercise))
         let atCompletion = lastCall?.calls.first?.state.threads ?? []
-        XCTAssertEqual(atCompletion.map(\.identifier), [sent.identifier], """
+        guard atCompletion.map(\.identifier) != [sent.identifier] else { return }
+        let later = eventually(within: 0.5) { self.controller.messageThreads.map(\.identifier) == [sent.identifier] }
+        XCTFail("""
             When createMessageThread called completion(nil), `messageThreads` held \(atCompletion) — the new thread \
             was not in it yet. The caller reads `messageThreads` in its completion (to refresh a list, say): append \
-            the thread first, then call `completion(nil)`. See LESSONS.md §1.3.
+            the thread first, then call `completion(nil)`.\(later ? Self.changedAfterCompletionNote("`messageThreads`") : "") \
+            See LESSONS.md §1.3.
             """)
     }
 
@@ -250,6 +261,18 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         XCTAssertTrue(controller.messageThreads.isEmpty, """
             `messageThreads` gained a thread although the request never reached the server: \
             \(controller.messageThreads.map(ThreadCopy.init)). Append only on success. See LESSONS.md §1.5.
+            """)
+    }
+
+    func test_createMessageThread_changesNothingLocally_beforeTheServerAnswered() throws {
+        let controller = self.controller!
+        let during = stateBeforeTheAnswer { controller.messageThreads.map(ThreadCopy.init) }
+        try requireSuccess(try createThread(title: "Not yet", waitingAtLeast: 2.4), of: exercise)
+        XCTAssertEqual(during()?.isEmpty, true, """
+            While the server had not answered yet (0.2 s into its 0.4 s answer), `messageThreads` already held \
+            \(during().map { "\($0)" } ?? "?"). Append the thread only once the server has accepted it — not \
+            optimistically, to be undone on a failure: until then nobody may see a thread the server can still refuse. \
+            See LESSONS.md §1.3.
             """)
     }
 }

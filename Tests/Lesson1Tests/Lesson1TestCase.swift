@@ -48,9 +48,10 @@ class Lesson1TestCase: LabTestCase {
     /// `lastCall` then holds when and how.
     @discardableResult
     func createThread(title: String = "PUT vs POST", waitingAtLeast minimumWait: TimeInterval = 0,
+                      holdingTheMainQueue: Bool = false,
                       file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
         let controller = self.controller!
-        return try call(Self.createThread, minimumWait: minimumWait, file: file, line: line,
+        return try call(Self.createThread, minimumWait: minimumWait, holdingTheMainQueue: holdingTheMainQueue, file: file, line: line,
                         state: { LocalState(threads: controller.messageThreads.map(ThreadCopy.init)) }) { done in
             controller.createMessageThread(title: title, completion: done)
         }
@@ -63,10 +64,10 @@ class Lesson1TestCase: LabTestCase {
 
     @discardableResult
     func createMessage(in thread: MessageThread, text: String = "PUT puts, POST appends", sender: String = "Ada",
-                       waitingAtLeast minimumWait: TimeInterval = 0,
+                       waitingAtLeast minimumWait: TimeInterval = 0, holdingTheMainQueue: Bool = false,
                        file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
         let controller = self.controller!
-        return try call(Self.createMessage, minimumWait: minimumWait, file: file, line: line,
+        return try call(Self.createMessage, minimumWait: minimumWait, holdingTheMainQueue: holdingTheMainQueue, file: file, line: line,
                         state: { LocalState(messages: thread.messages) }) { done in
             controller.createMessage(messageThread: thread, text: text, sender: sender, completion: done)
         }
@@ -80,19 +81,27 @@ class Lesson1TestCase: LabTestCase {
     /// learner's function (before any answer could have come), or more than once.
     /// `minimumWait`: how long to wait for the first call before the kit's wait starts (for a test that slows the
     /// emulator down, so a shorter wait after an earlier miss cannot cut it short).
-    private func call(_ exercise: Exercise, minimumWait: TimeInterval, file: StaticString, line: UInt,
+    /// `holdingTheMainQueue`: keep the main queue from running anything until the first call (or until the answer
+    /// has had time to come), so the state recorded at that call is the state then, not one a block hopped to the main
+    /// queue changed a moment later; a correct hop to the main queue then runs as soon as the hold ends.
+    private func call(_ exercise: Exercise, minimumWait: TimeInterval, holdingTheMainQueue: Bool, file: StaticString, line: UInt,
                       state: @escaping () -> LocalState, _ start: (@escaping (Error?) -> Void) -> Void) throws -> Error? {
         let recorder = CompletionRecorder()
         recorders.append((exercise, recorder))
         let requestsBefore = emulator.requests.count
+        let latency = emulator.latency
+        var began = Date(), returned = Date()
         let value: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
             let caller = Thread.current
+            began = Date()
             recorder.setInside(true)
             start { error in
                 let synchronous = recorder.isInside && Thread.current == caller
                 if recorder.record(error, synchronous: synchronous, state: state()) { done(error) }
             }
             recorder.setInside(false)
+            returned = Date()
+            if holdingTheMainQueue { Self.holdTheMainQueue(until: { !recorder.calls.isEmpty }, requestsBefore: requestsBefore, on: emulator) }
             if minimumWait > 0 {
                 let before = emulator.requests.count
                 _ = Self.wait(until: { !recorder.calls.isEmpty }, timeout: minimumWait, orNoTrafficAfter: CompletionTimeouts.quietTimeout(for: exercise, normally: minimumWait)) {
@@ -103,13 +112,17 @@ class Lesson1TestCase: LabTestCase {
         // A second call usually follows at once, from the same handler (or from the main queue): give it a moment.
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
         let calls = recorder.calls
-        if let first = calls.first, first.synchronous {
+        // The call made from inside the function, even when the task's handler (on another thread) got in first.
+        if let first = calls.first(where: \.synchronous) {
             recorder.reported = true
             // Called at once and nothing ever sent: the cause is the path that gave up, not the moment.
             RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.1))
             let traffic = TrafficReport(emulator)
             if emulator.requests.count == requestsBefore, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty {
                 throw fail(Self.calledWithoutRequest(exercise, value: first.error), file: file, line: line)
+            }
+            if let took = blockingTime(of: start) {
+                throw fail(Self.waitedForTheAnswer(exercise, first.error, fromInside: true, latency: 0.3, took: took), file: file, line: line)
             }
             throw fail("""
                 \(exercise.function) called completion(\(Self.describe(first.error))) before the server answered: \
@@ -118,6 +131,12 @@ class Lesson1TestCase: LabTestCase {
                 the data task's completion handler, once the response is in\
                 \(calls.count > 1 ? "; it was then called again (\(calls.count) calls in all)" : ""). See \(exercise.reference) and §1.2.
                 """, file: file, line: line)
+        }
+        // With the answer slowed down, a function that returns only after its completion ran waited for the answer
+        // (a correct one returns right after resume(), long before).
+        let took = returned.timeIntervalSince(began)
+        if latency >= 0.25, took >= latency - 0.05, let first = calls.first, first.at <= returned {
+            throw fail(Self.waitedForTheAnswer(exercise, first.error, fromInside: false, latency: latency, took: took), file: file, line: line)
         }
         if calls.count > 1 {
             recorder.reported = true
@@ -136,6 +155,62 @@ class Lesson1TestCase: LabTestCase {
                 """, file: file, line: line)
         }
         return value
+    }
+
+    /// Called when the learner's function called its completion before returning, after sending a request: runs it
+    /// once more with the emulator answering 0.3 s late. A function that waits for the answer (a semaphore) takes that
+    /// long to return, and the time is returned; one that calls completion right after resume() returns at once (nil).
+    private func blockingTime(of start: (@escaping (Error?) -> Void) -> Void) -> TimeInterval? {
+        let latency = emulator.latency
+        emulator.latency = 0.3
+        defer { emulator.latency = latency }
+        let called = CompletionRecorder()
+        let requestsBefore = emulator.requests.count
+        let began = Date()
+        start { error in _ = called.record(error, synchronous: false, state: LocalState()) }
+        let took = Date().timeIntervalSince(began)
+        // Let the probe's request be answered, so it cannot turn up in a later test as a stray.
+        _ = eventually(within: 1) {
+            let sent = self.emulator.requests.dropFirst(requestsBefore)
+            return !sent.isEmpty && sent.allSatisfy { Date().timeIntervalSince($0.receivedAt) > 0.35 }
+        }
+        return took >= 0.25 && called.calls.first.map { $0.at.timeIntervalSince(began) >= 0.25 } == true ? took : nil
+    }
+
+    /// The message for a function that waited for its request's answer before returning.
+    static func waitedForTheAnswer(_ exercise: Exercise, _ error: Error?, fromInside: Bool, latency: TimeInterval, took: TimeInterval) -> String {
+        let what = fromInside
+            ? "called completion(\(describe(error))) from inside itself, after waiting for the server's answer"
+            : "waited for the server's answer before returning (its completion(\(describe(error))) ran meanwhile, from the task's handler)"
+        return """
+            \(exercise.function) \(what): with the emulator answering \(String(format: "%.1f", latency)) s late, it took \
+            \(String(format: "%.2f", took)) s to return. A DispatchSemaphore (or a group's wait(), or a loop) blocked the \
+            caller's thread — in an app the main thread, so the screen freezes until the network answers. Don't wait: \
+            return right after resume(), and call `completion` from inside the data task's handler. \
+            See \(exercise.reference) and §1.2.1.
+            """
+    }
+
+    /// Blocks the main thread (so nothing hopped to the main queue runs) until `isDone`, or until a request has been
+    /// answered for 0.2 s, or 0.3 s passed with no request, at most 1 s.
+    static func holdTheMainQueue(until isDone: () -> Bool, requestsBefore: Int, on emulator: FirebaseEmulator) {
+        let start = Date()
+        while !isDone(), Date().timeIntervalSince(start) < 1 {
+            let requests = emulator.requests
+            if requests.count > requestsBefore, let last = requests.last {
+                if Date().timeIntervalSince(last.receivedAt) > 0.2 + emulator.latency { return }
+            } else if Date().timeIntervalSince(start) > 0.3 {
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
+    /// Added to a "not in it yet at completion" failure when the change did come, just later.
+    static func changedAfterCompletionNote(_ what: String) -> String {
+        " It was there a moment later: \(what) was changed after `completion(nil)` had run — on another queue (a "
+            + "`DispatchQueue.main.async` holding only the change, say) while `completion(nil)` was called at once, "
+            + "outside it. Make the change and call `completion(nil)` in the same block of code (§1.2.1)."
     }
 
     /// Says how a handler called more than once was called, and names a cause only when the calls show it.
@@ -161,6 +236,14 @@ class Lesson1TestCase: LabTestCase {
     // MARK: Checking what happened
 
     func requireSuccess(_ error: Error?, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        if let status = Self.httpStatus(of: error), (200...299).contains(status) {
+            throw fail("""
+                \(exercise.function) passed HTTPStatusError(statusCode: \(status)) to its completion, but \(status) is a \
+                success: any status in 200...299 means the server accepted the write (Firebase answers 200 to a PUT or a \
+                POST, 204 with ?print=silent). Only a status outside 200...299 is an HTTPStatusError. \
+                Requests: \(TrafficReport(emulator).summary). See LESSONS.md §1.5.
+                """, file: file, line: line)
+        }
         try requireSuccess(error, of: exercise, on: emulator, file: file, line: line)
     }
 
@@ -193,6 +276,15 @@ class Lesson1TestCase: LabTestCase {
             \(exercise.function)'s request has no body: \(request.summary). Encode the value with JSONEncoder and send \
             it as the request's body. See \(exercise.reference).
             """, file: file, line: line)
+    }
+
+    /// Makes the emulator answer 0.4 s after each request and reads `state` 0.2 s from now, on another queue: what the
+    /// local state is while the answer to a call started now cannot have come yet. Returns a reader of that snapshot.
+    func stateBeforeTheAnswer<State>(_ state: @escaping () -> State) -> () -> State? {
+        emulator.latency = 0.4
+        let snapshot = Snapshot<State>()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { snapshot.value = state() }
+        return { snapshot.value }
     }
 
     /// Spins the main run loop (so work hopped to the main queue runs) until `condition` holds or `timeout` passes.
@@ -254,6 +346,17 @@ struct ThreadCopy: Equatable, CustomStringConvertible {
 struct LocalState {
     var threads: [ThreadCopy] = []
     var messages: [MessageThread.Message] = []
+}
+
+/// One value, written on one queue and read on another.
+final class Snapshot<State>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: State?
+
+    var value: State? {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
 }
 
 /// Records every call of one completion handler, from whatever queue it comes.
