@@ -263,7 +263,7 @@ final class CreateMessageTests: Lesson1TestCase {
         let during = stateBeforeTheAnswer { thread.messages }
         try requireSuccess(try createMessage(in: thread, text: "Not yet", waitingAtLeast: 2.4), of: exercise)
         XCTAssertEqual(during()?.isEmpty, true, """
-            While the server had not answered yet (0.2 s into its 0.4 s answer), the thread's `messages` already were \
+            While the server had not answered yet (0.2 s after the call, its answer held back), the thread's `messages` already were \
             \(during().map { Self.list($0) } ?? "?"). Append the message only once the server has accepted it — not \
             optimistically, to be undone on a failure: until then nobody may see a message the server can still refuse. \
             See LESSONS.md §1.4 and §1.3.

@@ -269,7 +269,7 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         let during = stateBeforeTheAnswer { controller.messageThreads.map(ThreadCopy.init) }
         try requireSuccess(try createThread(title: "Not yet", waitingAtLeast: 2.4), of: exercise)
         XCTAssertEqual(during()?.isEmpty, true, """
-            While the server had not answered yet (0.2 s into its 0.4 s answer), `messageThreads` already held \
+            While the server had not answered yet (0.2 s after the call, its answer held back), `messageThreads` already held \
             \(during().map { "\($0)" } ?? "?"). Append the thread only once the server has accepted it — not \
             optimistically, to be undone on a failure: until then nobody may see a thread the server can still refuse. \
             See LESSONS.md §1.3.

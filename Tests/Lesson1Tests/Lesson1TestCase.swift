@@ -278,12 +278,17 @@ class Lesson1TestCase: LabTestCase {
             """, file: file, line: line)
     }
 
-    /// Makes the emulator answer 0.4 s after each request and reads `state` 0.2 s from now, on another queue: what the
-    /// local state is while the answer to a call started now cannot have come yet. Returns a reader of that snapshot.
+    /// Holds the emulator's answers, reads `state` 0.2 s from now on another queue, then lets the answers go: what the
+    /// local state is while the answer to a call started now has not come yet, however slow the machine (no timing
+    /// luck: the answer waits for the reading). Returns a reader of that snapshot.
     func stateBeforeTheAnswer<State>(_ state: @escaping () -> State) -> () -> State? {
-        emulator.latency = 0.4
+        emulator.holdResponses()
         let snapshot = Snapshot<State>()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { snapshot.value = state() }
+        let emulator: FirebaseEmulator = self.emulator
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
+            snapshot.value = state()
+            emulator.releaseHeldResponses()
+        }
         return { snapshot.value }
     }
 
