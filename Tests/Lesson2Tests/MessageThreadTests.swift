@@ -131,15 +131,48 @@ final class MessageThreadTests: Lesson2TestCase {
         let differences = Self.differences(json, expected)
         guard !differences.isEmpty else { return }
         let storage = Self.storageProblems(thread, given: given)
+        // Messages that keep no value of their own (a §2.2 mistake) are not a sign of `messages` keeping its initial value.
+        let messagesKeep = (try? JSONDecoder().decode(MessageThread.Message.self, from: Fixtures.data(Self.messageFixture))).map { $0 == sampleMessage() } ?? false
+        let initialValue = initialValueProblems(thread, given: given.filter { messagesKeep || $0.name != "messages" }, fixture: Self.threadFixture)
         let cause = storage.isEmpty
             ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what writes other values."
-            : "In the thread your initialiser built, \(storage.joined(separator: "; ")). Store each parameter unchanged in the property of the same name."
+            : initialValue.isEmpty
+            ? "In the thread your initialiser built, \(storage.joined(separator: "; ")). Store each parameter unchanged in the property of the same name."
+            : initialValue.joined(separator: " ")
         XCTFail("""
             The recorded thread, built as MessageThread(title: "\(Self.sampleTitle)", identifier: "\(Self.sampleThreadID)", \
             messages: [<the recorded message>]), encodes to \(json.description); a PUT of it must send \
             \(expected.description) (Fixtures/\(Self.threadFixture), its message as your MessageThread.Message encodes it). \
             Differences: \(differences.joined(separator: "; ")). \(cause) See LESSONS.md §2.3.
             """)
+    }
+
+    func test_messageThread_keepsWhatItIsGivenUnchanged() throws {
+        // An identifier is whatever key the app chose (Lesson 1): a lower-case UUID, a push ID. A title may have spaces.
+        let cases: [(title: String, identifier: String)] = [
+            ("  Codable: nesting ", "0d4ce3a0-7c2b-4b61-9a8e-3f1b2c4d5e6f"),
+            ("REST APIs", "-LJNQ2zNeL4bwG1qpwYB"),
+        ]
+        for (title, identifier) in cases {
+            let thread = MessageThread(title: title, identifier: identifier)
+            let json = try encoded(thread, exercise)
+            let expected: JSONValue = ["title": .string(title), "identifier": .string(identifier)]
+            let written: JSONValue = ["title": json["title"], "identifier": json["identifier"]]
+            let differences = Self.differences(written, expected)
+            guard !differences.isEmpty else { continue }
+            let storage = Self.storageProblems(thread, given: [("title", title), ("identifier", identifier)])
+            let declared = Self.stored(thread)["identifier"].map(Self.typeDescription(of:)).flatMap { $0 == "String" ? nil : $0 }
+            XCTFail("""
+                MessageThread(title: \(JSONValue.string(title).description), identifier: "\(identifier)") encodes to \
+                \(json.description): \(differences.joined(separator: "; ")). \
+                \(storage.isEmpty ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what changes it."
+                    : "In the thread your initialiser built, \(storage.joined(separator: "; ")).")\
+                \(declared.map { " Your `identifier` property is declared \($0): declare it a `String`, as the data's keys are — the identifier is whatever key the app chose, not always an upper-case UUID." } ?? "") \
+                A thread keeps exactly what it is given — no trimming, no change of case: store each parameter unchanged. \
+                See LESSONS.md §2.3.
+                """)
+            return
+        }
     }
 
     func test_messageThread_decodesTheRecordedThread() throws {
