@@ -44,6 +44,12 @@ final class MessageThreadTests: Lesson2TestCase {
         }
     }
 
+    /// Whether the learner's Message decodes the recorded message as the same message built with its initialiser.
+    /// When it does not (a §2.2 mistake), messages that differ are no sign that `messages` kept an initial value.
+    func messagesKeepTheirValues() -> Bool {
+        (try? JSONDecoder().decode(MessageThread.Message.self, from: Fixtures.data(Self.messageFixture))).map { $0 == sampleMessage() } ?? false
+    }
+
     func test_messageThread_encodesExactlyTheKeysFirebaseStores() throws {
         let thread = sampleThread()
         let json = try encoded(thread, exercise)
@@ -93,10 +99,13 @@ final class MessageThreadTests: Lesson2TestCase {
             let expected: JSONValue = [one, two]
             guard messages != expected else { return }
             let storage = Self.storageProblems(thread, given: [("messages", [first, second])])
+            let initialValue = messagesKeepTheirValues()
+                ? initialValueProblems(sampleThread(), given: [("messages", [sampleMessage()])], fixture: Self.threadFixture) : []
             let cause = messages == [two, one]
                 ? "It holds the two messages in another order: keep the order the caller gave."
                 : storage.isEmpty ? "Your `messages` property holds the two messages, so your own encoding writes something else."
-                : "In the thread your initialiser built, \(storage.joined(separator: "; "))."
+                : initialValue.isEmpty ? "In the thread your initialiser built, \(storage.joined(separator: "; "))."
+                : initialValue.joined(separator: " ")
             XCTFail("""
                 A thread made with two messages should encode "messages" as an array of the two, each encoded as \
                 MessageThread.Message encodes it, in the order given: \(expected.description). It encodes \
@@ -131,9 +140,8 @@ final class MessageThreadTests: Lesson2TestCase {
         let differences = Self.differences(json, expected)
         guard !differences.isEmpty else { return }
         let storage = Self.storageProblems(thread, given: given)
-        // Messages that keep no value of their own (a §2.2 mistake) are not a sign of `messages` keeping its initial value.
-        let messagesKeep = (try? JSONDecoder().decode(MessageThread.Message.self, from: Fixtures.data(Self.messageFixture))).map { $0 == sampleMessage() } ?? false
-        let initialValue = initialValueProblems(thread, given: given.filter { messagesKeep || $0.name != "messages" }, fixture: Self.threadFixture)
+        let initialValue = initialValueProblems(thread, given: given.filter { messagesKeepTheirValues() || $0.name != "messages" },
+                                                fixture: Self.threadFixture)
         let cause = storage.isEmpty
             ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what writes other values."
             : initialValue.isEmpty
