@@ -129,6 +129,15 @@ final class MessageTests: Lesson2TestCase {
             } else if let date = Self.stored(decoded)["timestamp"].flatMap(Self.unwrap) as? Date,
                abs(date.timeIntervalSince1970 - Self.sampleSeconds) < 0.001 {
                 cause += " Your decoding reads the recorded number as seconds since 1970, but it counts seconds since 2001 (§2.5): decode a Date as Swift's own Codable does."
+            } else if let date = Self.stored(decoded)["timestamp"].flatMap(Self.unwrap) as? Date,
+               date != Self.sampleDate, abs(date.timeIntervalSinceReferenceDate - Self.sampleSeconds) < 0.001 {
+                cause += """
+                     That is the recorded number with a rounding error (\(JSONValue.number(date.timeIntervalSinceReferenceDate - Self.sampleSeconds).description) \
+                    seconds): your decoding computes the date from the number (through seconds since 1970, say), and Double \
+                    arithmetic on numbers this large is not exact — a thread fetched and PUT back would change its timestamps. \
+                    Decode the Date itself, `decode(Date.self, forKey: .timestamp)`, as Swift's own Codable does: JSONDecoder \
+                    reads it exactly (§2.5).
+                    """
             } else {
                 cause += " Decode each property from its key, unchanged."
             }
