@@ -262,6 +262,38 @@ class Lesson2TestCase: LabTestCase {
         return problems
     }
 
+    /// Sentences for the properties (of `given`) that neither the initialiser nor decoding sets: `built` (made with the
+    /// initialiser from `given`) and the same value decoded from `Fixtures/<fixture>` (which records `given`) both hold
+    /// something else, of the declared type. That is what a `let` declared with an initial value does
+    /// (`public let timestamp: Date = Date()`): the initialiser may not assign it, and Swift's Codable skips it when
+    /// decoding. Empty when decoding fails or sets the property.
+    func initialValueProblems<T: Decodable>(_ built: T, given: [(name: String, value: Any)], fixture: String) -> [String] {
+        guard let data = try? Fixtures.data(fixture), let decoded = try? JSONDecoder().decode(T.self, from: data) else { return [] }
+        let made = Self.stored(built), read = Self.stored(decoded)
+        return given.compactMap { name, expected in
+            guard let b = made[name], let d = read[name], Self.typeDescription(of: b) == Self.typeDescription(of: expected),
+                  Self.show(b) != Self.show(expected), Self.show(d) != Self.show(expected) else { return nil }
+            return """
+                Neither your initialiser nor decoding sets `\(name)`: built from the parameter it holds \(Self.show(b)), \
+                decoded from the recorded data \(Self.show(d)). That is what a `let` declared with an initial value \
+                (`public let \(name): \(Self.typeDescription(of: b)) = …`) does: it keeps that value — the initialiser may not \
+                assign it, and Swift's Codable skips it when decoding. Declare `\(name)` without an initial value and assign \
+                the parameter in the initialiser (LESSONS.md §2.1).
+                """
+        }
+    }
+
+    /// Sentences naming the stored properties of `lhs` and `rhs` (two values of one type) that are not among `given`
+    /// (not one of the data's keys) and hold different values in the two: an `id = UUID()`, say, which the
+    /// synthesised == compares although the JSON never holds it.
+    static func extraPropertyProblems(_ lhs: Any, _ rhs: Any, given: [(name: String, value: Any)]) -> [String] {
+        let left = stored(lhs), right = stored(rhs), keys = Set(given.map(\.name))
+        return left.keys.filter { !keys.contains($0) }.sorted().compactMap { name in
+            guard let l = left[name], let r = right[name], show(l) != show(r) else { return nil }
+            return "your stored property `\(name)`, which is not one of the data's keys, holds \(show(l)) in one and \(show(r)) in the other"
+        }
+    }
+
     // MARK: Comparing JSON
 
     /// Nil when `actual` has exactly the keys of `recorded`; otherwise sentences naming the keys that differ.

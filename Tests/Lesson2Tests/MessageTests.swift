@@ -64,7 +64,8 @@ final class MessageTests: Lesson2TestCase {
         let message = sampleMessage()
         let json = try encoded(message, exercise)
         if let problem = Self.timestampProblem(json["timestamp"], for: Self.sampleDate, stored: Self.stored(message)["timestamp"], model: model) {
-            XCTFail("\(problem) Your message encodes to \(json.description). See LESSONS.md §2.5.")
+            let initialValue = initialValueProblems(message, given: [("timestamp", Self.sampleDate)], fixture: Self.messageFixture)
+            XCTFail("\((initialValue.isEmpty ? [problem] : initialValue + [problem]).joined(separator: " ")) Your message encodes to \(json.description). See LESSONS.md §2.5.")
         }
     }
 
@@ -75,13 +76,35 @@ final class MessageTests: Lesson2TestCase {
         let differences = Self.differences(json, recorded)
         guard !differences.isEmpty else { return }
         let storage = Self.storageProblems(message, given: given)
+        let initialValue = initialValueProblems(message, given: given, fixture: Self.messageFixture)
         let cause = storage.isEmpty
             ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what writes other values."
-            : "In the message your initialiser built, \(storage.joined(separator: "; ")). Store each parameter unchanged in the property of the same name."
+            : initialValue.isEmpty
+            ? "In the message your initialiser built, \(storage.joined(separator: "; ")). Store each parameter unchanged in the property of the same name."
+            : initialValue.joined(separator: " ")
         XCTFail("""
             The recorded message, built as MessageThread.Message(text: "\(Self.sampleText)", sender: "\(Self.sampleSender)", \
             timestamp: <its date>), encodes to \(json.description); the recorded data (Fixtures/\(Self.messageFixture)) \
             is \(recorded.description). Differences: \(differences.joined(separator: "; ")). \(cause) See LESSONS.md §2.2.
+            """)
+    }
+
+    func test_message_keepsWhatItIsGivenUnchanged() throws {
+        // Spaces, a tab, a newline, lower case and a fraction of a second: what a careful initialiser might "tidy".
+        let text = "  Two spaces,\ta tab and a newline\n", sender = "ada lovelace"
+        let date = Date(timeIntervalSinceReferenceDate: 600_000_000.123456)
+        let message = MessageThread.Message(text: text, sender: sender, timestamp: date)
+        let json = try encoded(message, exercise)
+        let expected: JSONValue = ["text": .string(text), "sender": .string(sender), "timestamp": .number(date.timeIntervalSinceReferenceDate)]
+        let differences = Self.differences(json, expected)
+        guard !differences.isEmpty else { return }
+        let storage = Self.storageProblems(message, given: [("text", text), ("sender", sender), ("timestamp", date)])
+        XCTFail("""
+            MessageThread.Message(text: \(JSONValue.string(text).description), sender: "\(sender)", timestamp: <a date>) \
+            encodes to \(json.description), not \(expected.description): \(differences.joined(separator: "; ")). \
+            \(storage.isEmpty ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what changes it."
+                : "In the message your initialiser built, \(storage.joined(separator: "; ")).") A message keeps exactly what it \
+            is given — no trimming, no change of case, no rounding: store each parameter unchanged. See LESSONS.md §2.2.
             """)
     }
 
@@ -95,9 +118,26 @@ final class MessageTests: Lesson2TestCase {
             cause = "Both hold the same values (\(Self.summary(decoded))), yet == says they differ: let Swift write Message's == (don't write your own), or compare exactly the three properties."
         } else {
             cause = "Decoded, \(storage.isEmpty ? "it holds \(Self.summary(decoded)); built, \(Self.summary(expected))" : storage.joined(separator: "; "))."
-            if let date = Self.stored(decoded)["timestamp"].flatMap(Self.unwrap) as? Date,
+            let extra = Self.extraPropertyProblems(decoded, expected, given: given)
+            if storage.isEmpty && !extra.isEmpty {
+                cause = """
+                    Both hold the recorded text, sender and timestamp, but \(extra.joined(separator: "; ")): decoding gives \
+                    it a value of its own, and the == Swift writes for a struct compares every stored property, so a decoded \
+                    message never equals the one you built. A message stores its three keys and nothing else (§2.2): remove \
+                    \(extra.count == 1 ? "that property" : "those properties"), or make \(extra.count == 1 ? "it" : "them") computed.
+                    """
+            } else if let date = Self.stored(decoded)["timestamp"].flatMap(Self.unwrap) as? Date,
                abs(date.timeIntervalSince1970 - Self.sampleSeconds) < 0.001 {
                 cause += " Your decoding reads the recorded number as seconds since 1970, but it counts seconds since 2001 (§2.5): decode a Date as Swift's own Codable does."
+            } else if let date = Self.stored(decoded)["timestamp"].flatMap(Self.unwrap) as? Date,
+               date != Self.sampleDate, abs(date.timeIntervalSinceReferenceDate - Self.sampleSeconds) < 0.001 {
+                cause += """
+                     That is the recorded number with a rounding error (\(JSONValue.number(date.timeIntervalSinceReferenceDate - Self.sampleSeconds).description) \
+                    seconds): your decoding computes the date from the number (through seconds since 1970, say), and Double \
+                    arithmetic on numbers this large is not exact — a thread fetched and PUT back would change its timestamps. \
+                    Decode the Date itself, `decode(Date.self, forKey: .timestamp)`, as Swift's own Codable does: JSONDecoder \
+                    reads it exactly (§2.5).
+                    """
             } else {
                 cause += " Decode each property from its key, unchanged."
             }
@@ -163,19 +203,20 @@ final class MessageTests: Lesson2TestCase {
             differ (\(Self.summary(message)) and \(Self.summary(twin))), so your initialiser does not store only its \
             parameters. See LESSONS.md §2.2.
             """)
-        let others: [(String, MessageThread.Message)] = [
-            ("text", MessageThread.Message(text: "Another text", sender: Self.sampleSender, timestamp: Self.sampleDate)),
-            ("sender", MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)),
-            ("timestamp", MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(1))),
+        let others: [(property: String, by: String, other: MessageThread.Message)] = [
+            ("text", "", MessageThread.Message(text: "Another text", sender: Self.sampleSender, timestamp: Self.sampleDate)),
+            ("sender", "", MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)),
+            ("timestamp", " (by a second)", MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(1))),
+            ("timestamp", " (by a quarter of a second)", MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(0.25))),
         ]
-        for (property, other) in others where message == other {
+        for (property, by, other) in others where message == other {
             XCTFail(Self.summary(message) == Self.summary(other) ? """
-                Two messages made with different \(property)s hold the same stored values (\(Self.summary(message))): \
-                your initialiser drops the \(property). Store each parameter in its property. See LESSONS.md §2.2.
+                Two messages made with different \(property)s\(by) hold the same stored values (\(Self.summary(message))): \
+                your initialiser drops or changes the \(property). Store each parameter in its property, unchanged. See LESSONS.md §2.2.
                 """ : """
-                Two messages that differ only in their \(property) compare equal (==), although their stored properties \
+                Two messages that differ only in their \(property)\(by) compare equal (==), although their stored properties \
                 differ (\(Self.summary(message)) and \(Self.summary(other))). Message's == must compare every stored \
-                property — text, sender and timestamp — as the one Swift writes for a struct does: don't write your own ==. \
+                property — text, sender and timestamp, exactly — as the one Swift writes for a struct does: don't write your own ==. \
                 See LESSONS.md §2.2.
                 """)
         }

@@ -87,11 +87,13 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         let other = MessageThread.Message(text: "Another message", sender: "Grace", timestamp: Self.sampleDate)
         let otherSender = MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)
         let otherTime = MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(1))
+        let otherInstant = MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(0.25))
         let cases: [(String, [MessageThread.Message], [MessageThread.Message])] = [
             ("one has a message and the other none", [recorded], []),
             ("their one message differs in text and sender", [recorded], [other]),
             ("their one message differs only in its sender", [recorded], [otherSender]),
             ("their one message differs only in its timestamp", [recorded], [otherTime]),
+            ("their one message differs only in its timestamp, by a quarter of a second", [recorded], [otherInstant]),
             ("one has an extra message", [recorded], [recorded, other]),
             ("the first of their two messages differs", [recorded, other], [otherSender, other]),
             ("they hold the same two messages in another order", [recorded, other], [other, recorded]),

@@ -44,6 +44,12 @@ final class MessageThreadTests: Lesson2TestCase {
         }
     }
 
+    /// Whether the learner's Message decodes the recorded message as the same message built with its initialiser.
+    /// When it does not (a §2.2 mistake), messages that differ are no sign that `messages` kept an initial value.
+    func messagesKeepTheirValues() -> Bool {
+        (try? JSONDecoder().decode(MessageThread.Message.self, from: Fixtures.data(Self.messageFixture))).map { $0 == sampleMessage() } ?? false
+    }
+
     func test_messageThread_encodesExactlyTheKeysFirebaseStores() throws {
         let thread = sampleThread()
         let json = try encoded(thread, exercise)
@@ -93,10 +99,13 @@ final class MessageThreadTests: Lesson2TestCase {
             let expected: JSONValue = [one, two]
             guard messages != expected else { return }
             let storage = Self.storageProblems(thread, given: [("messages", [first, second])])
+            let initialValue = messagesKeepTheirValues()
+                ? initialValueProblems(sampleThread(), given: [("messages", [sampleMessage()])], fixture: Self.threadFixture) : []
             let cause = messages == [two, one]
                 ? "It holds the two messages in another order: keep the order the caller gave."
                 : storage.isEmpty ? "Your `messages` property holds the two messages, so your own encoding writes something else."
-                : "In the thread your initialiser built, \(storage.joined(separator: "; "))."
+                : initialValue.isEmpty ? "In the thread your initialiser built, \(storage.joined(separator: "; "))."
+                : initialValue.joined(separator: " ")
             XCTFail("""
                 A thread made with two messages should encode "messages" as an array of the two, each encoded as \
                 MessageThread.Message encodes it, in the order given: \(expected.description). It encodes \
@@ -131,15 +140,47 @@ final class MessageThreadTests: Lesson2TestCase {
         let differences = Self.differences(json, expected)
         guard !differences.isEmpty else { return }
         let storage = Self.storageProblems(thread, given: given)
+        let initialValue = initialValueProblems(thread, given: given.filter { messagesKeepTheirValues() || $0.name != "messages" },
+                                                fixture: Self.threadFixture)
         let cause = storage.isEmpty
             ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what writes other values."
-            : "In the thread your initialiser built, \(storage.joined(separator: "; ")). Store each parameter unchanged in the property of the same name."
+            : initialValue.isEmpty
+            ? "In the thread your initialiser built, \(storage.joined(separator: "; ")). Store each parameter unchanged in the property of the same name."
+            : initialValue.joined(separator: " ")
         XCTFail("""
             The recorded thread, built as MessageThread(title: "\(Self.sampleTitle)", identifier: "\(Self.sampleThreadID)", \
             messages: [<the recorded message>]), encodes to \(json.description); a PUT of it must send \
             \(expected.description) (Fixtures/\(Self.threadFixture), its message as your MessageThread.Message encodes it). \
             Differences: \(differences.joined(separator: "; ")). \(cause) See LESSONS.md §2.3.
             """)
+    }
+
+    func test_messageThread_keepsWhatItIsGivenUnchanged() throws {
+        // An identifier is whatever key the app chose (Lesson 1): a lower-case UUID, a push ID. A title may have spaces.
+        let cases: [(title: String, identifier: String)] = [
+            ("  Codable: nesting ", "0d4ce3a0-7c2b-4b61-9a8e-3f1b2c4d5e6f"),
+            ("REST APIs", "-LJNQ2zNeL4bwG1qpwYB"),
+        ]
+        for (title, identifier) in cases {
+            let thread = MessageThread(title: title, identifier: identifier)
+            let json = try encoded(thread, exercise)
+            let expected: JSONValue = ["title": .string(title), "identifier": .string(identifier)]
+            let written: JSONValue = ["title": json["title"], "identifier": json["identifier"]]
+            let differences = Self.differences(written, expected)
+            guard !differences.isEmpty else { continue }
+            let storage = Self.storageProblems(thread, given: [("title", title), ("identifier", identifier)])
+            let declared = Self.stored(thread)["identifier"].map(Self.typeDescription(of:)).flatMap { $0 == "String" ? nil : $0 }
+            XCTFail("""
+                MessageThread(title: \(JSONValue.string(title).description), identifier: "\(identifier)") encodes to \
+                \(json.description): \(differences.joined(separator: "; ")). \
+                \(storage.isEmpty ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what changes it."
+                    : "In the thread your initialiser built, \(storage.joined(separator: "; ")).")\
+                \(declared.map { " Your `identifier` property is declared \($0): declare it a `String`, as the data's keys are — the identifier is whatever key the app chose, not always an upper-case UUID." } ?? "") \
+                A thread keeps exactly what it is given — no trimming, no change of case: store each parameter unchanged. \
+                See LESSONS.md §2.3.
+                """)
+            return
+        }
     }
 
     func test_messageThread_decodesTheRecordedThread() throws {
