@@ -33,11 +33,18 @@ public enum DiagnosisLine {
         let characters = Array(line)
         var result = "", index = 0
         while index < characters.count {
-            if let end = datumEnd(characters, from: index), end - index > longData {
+            if let end = datumEnd(characters, from: index) {
                 let datum = String(characters[index..<end])
-                data.append(datum)
-                let closing = "{[\"".contains(characters[index]) ? String(characters[end - 1]) : ""
-                result += datum.prefix(longData / 2) + "…" + closing
+                if end - index > longData {
+                    data.append(datum)
+                    let closing = "{[\"".contains(characters[index]) ? String(characters[end - 1]) : ""
+                    result += datum.prefix(longData / 2) + "…" + closing
+                } else {
+                    // A short datum stays whole, and the scan goes on after it: read again from its second character,
+                    // its closing quote would open a "string" of the prose that follows (`"\r\n" is ONE Character,
+                    // so splitting on "\n"` made one of ` is ONE Character, so splitting on `).
+                    result += datum
+                }
                 index = end
             } else {
                 result.append(characters[index])
