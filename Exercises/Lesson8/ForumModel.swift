@@ -12,7 +12,8 @@ public struct ForumModel {
     /// - `put`: its data (`StreamPayload`: `path` and `data`) replaces whatever is at `path`, relative to the listened
     ///   location ("/" is the whole of it, "/<key>" one message, "/<key>/text" one field); `null` deletes it.
     /// - `patch`: each child of its data is written at `path` + the child's key, and only those: the rest stays.
-    ///   A child that is `null` is deleted.
+    ///   A child that is `null` is deleted. A key may itself be a path (`"<key>/text"`, a multi-path update): split it
+    ///   at "/" too.
     /// - `keep-alive`: nothing changes (its data is `null`, and it is not a write).
     /// - `cancel`: throws `ForumStreamError.cancelled`; `auth_revoked`: throws `ForumStreamError.authRevoked(reason)`,
     ///   the reason being its data (a JSON string).

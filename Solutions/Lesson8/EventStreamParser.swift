@@ -9,7 +9,8 @@ import LabSupport
 /// - `event: <name>` sets the next event's name; `data: <text>` its data (one space after the colon is not part of
 ///   the value; several `data:` lines join with `\n`). Other lines (comments starting with `:`, unknown fields) are
 ///   skipped.
-/// - A blank line ends the event: hand it on, then start the next one afresh.
+/// - A blank line ends the event: hand it on, then start the next one afresh. A blank line with no name and no data
+///   before it (the second of two in a row) hands on nothing.
 /// - A piece may end in the middle of a line — even in the middle of a character — or hold several events: keep
 ///   what is not finished yet for the next call. So one parser reads one stream, from its first piece to its last.
 public struct EventStreamParser {

@@ -41,7 +41,9 @@ public enum DiagnosisLine {
                     let closing = "{[\"".contains(characters[index]) ? String(characters[end - 1]) : ""
                     result += datum.prefix(longData / 2) + "…" + closing
                 } else {
-                    // A short datum is kept whole and stepped over: its closing quote opens nothing.
+                    // A short datum stays whole, and the scan goes on after it: read again from its second character,
+                    // its closing quote would open a "string" of the prose that follows (`"\r\n" is ONE Character,
+                    // so splitting on "\n"` made one of ` is ONE Character, so splitting on `).
                     result += datum
                 }
                 index = end

@@ -46,6 +46,16 @@ final class DiagnosisLineTests: XCTestCase {
         XCTAssertLessThan(shaped.count, 1_300)
     }
 
+    func test_shortQuotedStringsInProse_stayWhole_andTheProseBetweenThemIsNotTakenForData() {
+        // The §8.2 \r\n diagnosis: read again from inside "\r\n", its closing quote opened a 60-character "string"
+        // of advice, which went to an `in full:` line and left the first line cut mid-word.
+        let message = #"Fed Fixtures/lesson8/firebase-forum-crlf.sse in one piece, parse(_:): with \r\n line endings it found 0 of 7 events, yet all of them once the \r are gone: in Swift "\r\n" is ONE Character, so splitting a String on "\n" never splits these lines. Split the bytes at 10 (\n) and drop a \r before it, or handle "\r\n", "\r" and "\n" (§8.2)."#
+        let shaped = DiagnosisLine.shape(message)
+        XCTAssertFalse(shaped.contains("in full:"), shaped)
+        XCTAssertEqual(shaped.replacingOccurrences(of: "\n", with: " "), message, "no prose moved or lost: \(shaped)")
+        XCTAssertLessThanOrEqual(firstLine(shaped).count, FirstLine.limit, shaped)
+    }
+
     func test_everyFirstLine_fitsTheLimit_whateverTheText() {
         for message in [String(repeating: "x", count: 500), String(repeating: "word ", count: 100),
                         "\"" + String(repeating: "q", count: 400), "{" + String(repeating: "[", count: 300)] {

@@ -143,6 +143,38 @@ final class CancelRequestTests: Lesson7TestCase {
             """)
     }
 
+    /// Walk 78: a service that kept every call's task after it finished passed every test — each task, with its
+    /// request and answer, stays in memory as long as the service. The calls go through `ThreadsSession`, whose tasks
+    /// are the test's own, so the test can see whether anything still holds them once every call has ended.
+    func test_cancelRequest_finishedAndCancelledCalls_areForgotten() throws {
+        let session = ThreadsSession.make(configuration: emulator.session.configuration)
+        defer { session.invalidateAndCancel() }
+        session.tracksTasks = true
+        let service = ChatCaveService(baseURL: emulator.baseURL, session: session, credentials: Self.ada)
+        let logs = (0..<4).map { _ in CallLog<Void>() }
+        let ids = logs.map { log in service.fetchRooms(success: { _ in log.success(()) }, failure: log.failure) }
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        service.cancelRequest(ids[3])
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        guard eventually(within: 2, { logs.dropLast().allSatisfy { !$0.calls.isEmpty } }) else {
+            throw fail("""
+                setup: forgetting finished calls needs three fetchRooms calls that end, and                 \(logs.dropLast().filter { $0.calls.isEmpty }.count) of them called neither closure within 2 s. \
+                See \(Self.fetchRooms.reference).
+                """)
+        }
+        let tasks = session.tasksMade
+        guard !tasks.isEmpty else { return }  // No URLSessionTask of this session's: Swift concurrency's own tasks.
+        _ = eventually(within: 0.5) { session.tasksMade.allSatisfy { $0.isGone } }
+        let kept = session.tasksMade.filter { !$0.isGone }.count
+        XCTAssertEqual(kept, 0, """
+            Four fetchRooms calls ended (three answered, one cancelled), and the service still holds \(kept) of their \
+            \(tasks.count) URLSessionTasks: a finished call's task is never forgotten, so the service grows with every \
+            call it ever made. Remove a call's task from the tasks by id when it finishes (in the completion handler) \
+            and when cancelRequest cancels it. See LESSONS.md §7.6.
+            """)
+        withExtendedLifetime(service) {}
+    }
+
     func test_cancelRequest_worksForEveryKindOfCall() throws {
         emulator.seedRoom(named: "Swift", by: "ada", chatters: ["ada"])
         emulator.seedMessage("Hi", in: 1, from: "ada")

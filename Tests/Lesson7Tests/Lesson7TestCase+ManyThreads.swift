@@ -112,7 +112,30 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
         if withUnsafeCurrentTask(body: { $0 != nil }) {
             return super.dataTask(with: request, completionHandler: completionHandler)
         }
-        return DataTask(request: request, session: self, handler: completionHandler)
+        let task = DataTask(request: request, session: self, handler: completionHandler)
+        if tracksTasks {
+            madeLock.lock()
+            made.append(Made(task))
+            madeLock.unlock()
+        }
+        return task
+    }
+
+    /// A task this session made, held weakly: gone once nothing (the service, an answer on its way) holds it.
+    struct Made {
+        weak var task: DataTask?
+        init(_ task: DataTask) { self.task = task }
+        var isGone: Bool { task == nil }
+    }
+    private let madeLock = NSLock()
+    private var made: [Made] = []
+    /// Set before the first call (callFromManyThreads leaves it off: its threads should meet in the service only).
+    var tracksTasks = false
+    /// Every data task this session made (not the emulator's) while `tracksTasks`, weakly.
+    var tasksMade: [Made] {
+        madeLock.lock()
+        defer { madeLock.unlock() }
+        return made
     }
 
     final class DataTask: URLSessionDataTask, @unchecked Sendable {

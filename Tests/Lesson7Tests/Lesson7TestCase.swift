@@ -97,6 +97,7 @@ class Lesson7TestCase: LabTestCase {
             } else if let refused = emulator.requests.last(where: { !(200...299).contains($0.response.statusCode) }) {
                 why += " The emulator refused \(refused.method) \(refused.path) with \(refused.response.statusCode)"
                 why += refused.response.bodyJSON?.objectValue?["error"]?.stringValue.map { ": \"\($0)\"." } ?? "."
+                if let queryInPath = Self.queryInPath(refused) { why += " \(queryInPath)" }
                 if refused.response.statusCode == 401 { why += " Every request needs `Authorization: Basic <base64 of user:password>` (§7.2)." }
             } else if case .decoding = error, let empty = emulator.requests.last(where: { $0.response.statusCode == 204 }) {
                 why += " The server answered \(empty.summary): 204 No Content has no body, so there is nothing to decode — check the status, then call success()."
@@ -120,7 +121,23 @@ class Lesson7TestCase: LabTestCase {
                 \(summary). See \(exercise.reference).
                 """, file: file, line: line)
         }
+        if let queryInPath = Self.queryInPath(request) {
+            throw fail("\(exercise.function) sent \(request.summary). \(queryInPath) See \(exercise.reference).",
+                       file: file, line: line)
+        }
         return request
+    }
+
+    /// Why a request's URL has `%3F` in its path, when it has: a query glued onto the path
+    /// (`baseURL.appendingPathComponent("rooms/1/messages?since=3")`) is percent-encoded into it.
+    static func queryInPath(_ request: RecordedRequest) -> String? {
+        guard let url = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
+              url.percentEncodedPath.range(of: "%3F", options: .caseInsensitive) != nil else { return nil }
+        return """
+            Its `?` arrived as %3F, part of the path: the URL has no query, and the server knows no such path. \
+            appendingPathComponent (and appending(path:)) percent-encodes a `?`; add a query with URLComponents and \
+            `queryItems = [URLQueryItem(name: "since", value: …)]`.
+            """
     }
 
     /// Every request the emulator received, for the end of a message.

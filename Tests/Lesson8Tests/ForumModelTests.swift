@@ -38,8 +38,11 @@ final class ForumModelTests: Lesson8TestCase {
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let got = model.messages
         guard got != expected else { return }
-        throw fail("After \(what), messages is \(Self.describe(got)); expected \(Self.describe(expected)). \(mistake) See \(Self.model.reference).",
-                   file: file, line: line)
+        // The diagnosis first, the lists after it: five messages each push the explanation off the first lines.
+        throw fail("""
+            After \(what), messages is not the thread it should be. \(mistake) See \(Self.model.reference). \
+            [messages: \(Self.describe(got)); expected: \(Self.describe(expected))]
+            """, file: file, line: line)
     }
 
     /// The recorded forum's messages with `sender`'s text changed to `text`, and that message's key.

@@ -86,7 +86,7 @@ struct CrashReport: Equatable {
             return ": `\(function)` (\(place)) calls itself, again and again, until the stack runs out — an operator or method that calls itself where it should compare or compute the values?"
         }
         if let collection = collection, let function = function, let place = place {
-            return " in `\(collection)`, called by your `\(function)` at \(place): memory breaks like this in Swift only when two threads change one value (a Dictionary, an Array) at once — guard the shared state with a lock (or a serial queue)."
+            return " in `\(collection)`, called by your `\(function)` at \(place): memory breaks like this in Swift only when two threads change one value (a Dictionary, an Array) at once, or one reads it while another changes it — guard every read and write of the shared state with a lock (or a serial queue)."
         }
         let reasonText = reason.hasPrefix("Fatal error") ? " (\(reason))" : ""
         if let function = function, let place = place {
