@@ -19,12 +19,16 @@ final class MutantHarnessTests: FolderTestCase {
     }
 
     func test_kindAndGraded_optionsAreChecked_andACorrectOnlyRunSummarisesOnlyThem() throws {
-        XCTAssertThrowsError(try MutantsCommand.run(["Lesson1", "--kind", "wrong"], output: { _ in })) { error in
+        XCTAssertThrowsError(try MutantsOptions(["Lesson1", "--kind", "wrong"])) { error in
             XCTAssertTrue("\(error)".contains("--kind takes mistake or correct"), "\(error)")
         }
-        XCTAssertThrowsError(try MutantsCommand.run(["Lesson1", "--graded", "--repeat", "2"], output: { _ in })) { error in
+        XCTAssertThrowsError(try MutantsOptions(["Lesson1", "--graded", "--repeat", "2"])) { error in
             XCTAssertTrue("\(error)".contains("leave out --repeat"), "\(error)")
         }
+        let options = try MutantsOptions(["Lesson2", "--graded", "--kind", "correct", "--sample", "5", "-j", "3"])
+        XCTAssertEqual(options.lessons, ["Lesson2"])
+        XCTAssertEqual([options.graded ? "graded" : "", "\(options.choice.kind.map { "\($0)" } ?? "")", "\(options.choice.sample)", "\(options.jobs)"],
+                       ["graded", "correct", "5", "3"])
         XCTAssertEqual(MutantsCommand.Tally(lesson: "Lesson1", corrects: 3, rejected: 1).summary,
                        "Lesson1: correct variants rejected 1/3")
         XCTAssertEqual(MutantsCommand.Tally(lesson: "Lesson1", mistakes: 2, caught: 2, namedFirst: 1).summary,

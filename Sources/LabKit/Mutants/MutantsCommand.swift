@@ -18,54 +18,13 @@ public enum MutantsCommand {
     static let requiredCaught = 0.98
 
     public static func run(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
-        var names: [String] = []
-        var only: Set<String>?
-        var sample = 1
-        var repeats = 1
-        var jobs = ProcessInfo.processInfo.activeProcessorCount
-        var kind: MutantCatalog.Mutant.Kind?
-        var graded = false
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--graded":
-                graded = true
-                index += 1
-                continue
-            case "--only", "--repeat", "--sample", "-j", "--jobs", "--kind":
-                guard index + 1 < arguments.count else { throw UsageError("\(argument) needs a value") }
-                let value = arguments[index + 1]
-                if argument == "--kind" {
-                    guard let chosen = MutantCatalog.Mutant.Kind(rawValue: value) else { throw UsageError("--kind takes mistake or correct") }
-                    kind = chosen
-                } else if argument == "--only" {
-                    only = Set(value.split(separator: ",").map(String.init))
-                } else if argument == "--sample" {
-                    guard let count = Int(value), count > 0 else { throw UsageError("--sample takes a whole number above 0") }
-                    sample = count
-                } else if argument == "-j" || argument == "--jobs" {
-                    guard let count = Int(value), count > 0 else { throw UsageError("\(argument) takes a whole number above 0") }
-                    jobs = count
-                } else {
-                    guard let count = Int(value), count > 0 else { throw UsageError("--repeat takes a whole number above 0") }
-                    repeats = count
-                }
-                index += 2
-                continue
-            default:
-                if argument.hasPrefix("-") { throw UsageError("unknown option \(argument)") }
-                names.append(argument)
-                index += 1
-            }
-        }
+        let options = try MutantsOptions(arguments)
+        let (names, choice, repeats, jobs, graded) = (options.lessons, options.choice, options.repeats, options.jobs, options.graded)
         let kit = try Kit.here()
         let lessons = names.isEmpty
             ? kit.catalog.lessons.filter { FileManager.default.fileExists(atPath: MutantCatalog.file(for: $0.name, in: kit).path) }
             : try names.map { try kit.lesson($0) }
         guard !lessons.isEmpty else { throw UsageError("no lesson has a mutant catalog (Tests/Mutants/<Lesson>.json)") }
-        if graded, repeats > 1 { throw UsageError("--graded grades each mutant once: leave out --repeat") }
-        let choice = Choice(only: only, kind: kind, sample: sample)
 
         var ok = true
         var summaries: [String] = []
@@ -187,6 +146,54 @@ public enum MutantsCommand {
             }
         }
         return tally
+    }
+}
+
+/// What `lab mutants` was asked: the lessons (none: every lesson with a catalog), which mutants, how often, how many
+/// at once, and whether graded as learners.
+struct MutantsOptions {
+    var lessons: [String] = []
+    var choice = MutantsCommand.Choice()
+    var repeats = 1
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var graded = false
+
+    init(_ arguments: [String]) throws {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--graded":
+                graded = true
+                index += 1
+                continue
+            case "--only", "--repeat", "--sample", "-j", "--jobs", "--kind":
+                guard index + 1 < arguments.count else { throw UsageError("\(argument) needs a value") }
+                let value = arguments[index + 1]
+                if argument == "--kind" {
+                    guard let chosen = MutantCatalog.Mutant.Kind(rawValue: value) else { throw UsageError("--kind takes mistake or correct") }
+                    choice.kind = chosen
+                } else if argument == "--only" {
+                    choice.only = Set(value.split(separator: ",").map(String.init))
+                } else if argument == "--sample" {
+                    guard let count = Int(value), count > 0 else { throw UsageError("--sample takes a whole number above 0") }
+                    choice.sample = count
+                } else if argument == "-j" || argument == "--jobs" {
+                    guard let count = Int(value), count > 0 else { throw UsageError("\(argument) takes a whole number above 0") }
+                    jobs = count
+                } else {
+                    guard let count = Int(value), count > 0 else { throw UsageError("--repeat takes a whole number above 0") }
+                    repeats = count
+                }
+                index += 2
+                continue
+            default:
+                if argument.hasPrefix("-") { throw UsageError("unknown option \(argument)") }
+                lessons.append(argument)
+                index += 1
+            }
+        }
+        if graded, repeats > 1 { throw UsageError("--graded grades each mutant once: leave out --repeat") }
     }
 }
 
