@@ -104,6 +104,9 @@ class Lesson6TestCase: LabTestCase {
             finished.fulfill()
         }
         let waited = XCTWaiter().wait(for: [finished], timeout: CompletionTimeouts.normal)
+        // A handler that resumed a continuation goes on running on the session's queue: let it finish here, so that
+        // what it does next (a second resume stops the program) happens in this test, not in a later one.
+        settle(emulator.session)
         try stopIfAStubRan(file: file, line: line)
         if let wrongPlace = TrafficReport(emulator).wrongPlace(exercise, baseURL: emulator.baseURL) {
             throw fail(wrongPlace, file: file, line: line)
@@ -161,8 +164,9 @@ class Lesson6TestCase: LabTestCase {
                 """
         }
         if request.path == "/todos" {
+            let filter = request.query.isEmpty ? "" : " — a query (?\(request.query.keys.sorted().joined(separator: "&"))…) only filters it, and the answer is still an array"
             return """
-                \(exercise.function) sent \(request.summary): that is the whole collection (all 200 todos, as an array). \
+                \(exercise.function) sent \(request.summary): that is the whole collection (all 200 todos, as an array)\(filter). \
                 One todo lives at its own URL, /todos/\(id). See LESSONS.md §6.1.
                 """
         }
@@ -185,7 +189,9 @@ class Lesson6TestCase: LabTestCase {
                 """
         }
         if request.method != "POST" {
-            return "\(exercise.function) sent \(request.summary). Creating a todo is a POST to the collection, /todos. See LESSONS.md §6.1."
+            let bare = request.method == "GET" && (request.body ?? Data()).isEmpty && request.header("Content-Type") == nil
+            let lost = bare ? " Its method, header and body were all lost: was the data task given the URLRequest itself, or only its URL (`request.url`)?" : ""
+            return "\(exercise.function) sent \(request.summary). Creating a todo is a POST to the collection, /todos.\(lost) See LESSONS.md §6.1."
         }
         if request.hasJSONSuffix {
             return "\(exercise.function) sent \(request.summary): the URL ends in `.json`, which is Firebase's dialect. New todos are POSTed to <baseURL>/todos. See LESSONS.md §6.1."
@@ -204,6 +210,14 @@ class Lesson6TestCase: LabTestCase {
         let type = request.header("Content-Type")
         let mediaType = type?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         if mediaType == "application/json" { return nil }
+        if let swapped = request.headers.first(where: { $0.key.lowercased().hasPrefix("application/") }) {
+            return """
+                \(exercise.function) sent its POST with a header named `\(swapped.key)` whose value is `\(swapped.value)` \
+                (\(request.summary)): the value and the header's name are swapped. It is \
+                `request.setValue("application/json", forHTTPHeaderField: "Content-Type")` — the value first, then the \
+                field. See LESSONS.md §6.5.
+                """
+        }
         return """
             \(exercise.function) sent its POST \(type.map { "with Content-Type: \($0)" } ?? "without a Content-Type header") \
             (\(request.summary)). This server reads a body only when it is labelled \
@@ -230,9 +244,12 @@ class Lesson6TestCase: LabTestCase {
         var withoutID = fields
         withoutID["id"] = nil
         if withoutID != expected {
+            let extra = Set(withoutID.keys).subtracting(expected.keys).sorted(), missing = Set(expected.keys).subtracting(withoutID.keys).sorted()
+            let keys = extra.isEmpty && missing.isEmpty ? "" : " Keys not in the API: \(extra); missing: \(missing)."
+            let strategy = extra.contains(where: { $0.contains("_") }) ? " (A keyEncodingStrategy renames keys: a plain JSONEncoder() writes the API's.)" : ""
             return """
                 \(exercise.function) POSTed \(body) for the todo \(expected): the body is the todo as JSONEncoder writes \
-                it, every field as given (`userId`, `title`, `completed`) and nothing else. See LESSONS.md §6.5.
+                it, every field as given (`userId`, `title`, `completed`) and nothing else.\(keys)\(strategy) See LESSONS.md §6.5.
                 """
         }
         return nil

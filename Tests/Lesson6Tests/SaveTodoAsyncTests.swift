@@ -33,6 +33,10 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
         try checkSavedTodoHasItsNewID(exercise) { try saveAsync() }
     }
 
+    func test_saveAsync_a200WithTheTodo_returnsItToo() throws {
+        try checkSaveAnswered200IsASuccess(exercise) { try saveAsync() }
+    }
+
     // MARK: What it throws
 
     func test_saveAsync_serverError_throwsStatus500() throws {

@@ -8,7 +8,7 @@ import Lesson6
 /// completion the server's todo, with the id the server assigned (201 Created).
 ///
 /// In the order a learner should fix them: the request (method, URL, Content-Type, body, no id), the completion, the
-/// server's todo and its id, what the server stored, then each failure.
+/// server's todo and its id, what the server stored, a 200 that is a success too, then each failure.
 final class SaveTodoTests: Lesson6TestCase {
     let exercise = Lesson6TestCase.save
 
@@ -64,6 +64,10 @@ final class SaveTodoTests: Lesson6TestCase {
             After \(exercise.function) the server holds \(stored.map { "\($0)" } ?? "no todo") under the new id \(newID); \
             expected the todo that was sent. See LESSONS.md §6.5.
             """)
+    }
+
+    func test_save_a200WithTheTodo_isASuccessToo() throws {
+        try checkSaveAnswered200IsASuccess(exercise) { try save() }
     }
 
     // MARK: When the server refuses
