@@ -71,10 +71,13 @@ extension Lesson6TestCase {
                          fetching: id, file: file, line: line, call)
     }
 
-    func checkTransportError(_ code: URLError.Code, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+    /// Each code in turn, so that the URLError handed on must be the one that came, whichever it is.
+    func checkTransportError(_ codes: URLError.Code..., exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
                              _ call: SaveCall) throws {
         // No request check: with no answer, the request's shape is the subject of other tests.
-        try checkFailure(fault: .transportError(code), is: .transport(code), exercise, fetching: nil, file: file, line: line, call)
+        for code in codes {
+            try checkFailure(fault: .transportError(code), is: .transport(code), exercise, fetching: nil, file: file, line: line, call)
+        }
     }
 
     func checkBrokenBody(_ exercise: Exercise, body: String = Lesson6TestCase.cutOff, fetching id: Int? = nil,

@@ -44,7 +44,7 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
     }
 
     func test_saveAsync_transportError_throwsTransportWithTheURLError() throws {
-        try checkTransportError(.timedOut, exercise) { try saveAsync() }
+        try checkTransportError(.timedOut, .cannotConnectToHost, exercise: exercise) { try saveAsync() }
     }
 
     func test_saveAsync_bodyNotJSON_throwsDecoding() throws {

@@ -79,7 +79,7 @@ final class SaveTodoTests: Lesson6TestCase {
     // MARK: When the connection fails
 
     func test_save_transportError_givesTransportWithTheURLError() throws {
-        try checkTransportError(.timedOut, exercise) { try save() }
+        try checkTransportError(.timedOut, .cannotConnectToHost, exercise: exercise) { try save() }
     }
 
     // MARK: When the answer is broken
