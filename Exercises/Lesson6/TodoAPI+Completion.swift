@@ -22,7 +22,7 @@ extension TodoAPI {
     ///
     /// - The request: the todo as JSON in the body, with no `id` (the server chooses it), and the header
     ///   `Content-Type: application/json` (without it the server ignores the body).
-    /// - Success (2xx; this server answers 201 Created): `.success` with the todo decoded from the answer.
+    /// - Success (any 2xx; this server answers 201 Created, others 200): `.success` with the todo decoded from the answer.
     /// - Failure: as in `todo(id:completion:)` — `.transport`, `.status`, `.decoding` (and `.encoding`, which a Todo
     ///   never causes).
     /// - `completion` is called exactly once on every path, after the server answered.

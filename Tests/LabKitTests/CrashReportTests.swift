@@ -34,6 +34,16 @@ final class CrashReportTests: XCTestCase {
         XCTAssertTrue(report.explanation.contains("MessageThreadController.createMessageThread(title:completion:)` at Exercises/Lesson1/MessageThreadController.swift:40"), report.explanation)
     }
 
+    func test_aContinuationResumedTwice_saysToResumeOncePerPath() throws {
+        let output = ["*** Program crashed: Fatal error: SWIFT TASK CONTINUATION MISUSE: todo(id:) tried to resume its continuation more than once ***",
+                      "Thread 3 crashed:",
+                      Self.frame(0, "closure #1 in closure #1 in TodoAPI.todo(id:)", "/kit/Exercises/Lesson6/TodoAPI+Async.swift:21:34")].joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertEqual(report.place, "Exercises/Lesson6/TodoAPI+Async.swift:21")
+        XCTAssertTrue(report.explanation.contains("resumed exactly once on every path"), report.explanation)
+        XCTAssertFalse(report.explanation.contains("force unwrap"), report.explanation)
+    }
+
     func test_noReport_noFrameOfTheLearners() {
         XCTAssertNil(CrashReport(output: "Test Case 'A.b' started\n"))
         let kitOnly = CrashReport(output: "*** Program crashed: Bad pointer dereference at 0x0 ***\nThread 0 crashed:\n" + Self.frame(0, "f()", "/kit/Tests/X.swift:3"))

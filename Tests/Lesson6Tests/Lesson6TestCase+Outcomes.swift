@@ -62,8 +62,17 @@ extension Lesson6TestCase {
         if case .status(let code)? = error as? TodoAPIError, code == status, (200...299).contains(code) {
             return """
                 The server answered \(code) with the todo (\(traffic.summary)), and \(exercise.function) reported \
-                .status(\(code)) as a failure. Every status in 200...299 is a success — a POST that creates answers \
-                201 Created, not 200. Check `(200...299).contains(statusCode)`. See \(exercise.reference).
+                .status(\(code)) as a failure. Every status in 200...299 is a success — this server answers a POST \
+                with 201 Created, others answer 200: check `(200...299).contains(statusCode)`, not one status. \
+                See \(exercise.reference).
+                """
+        }
+        if case .decoding(.typeMismatch(let type, let context))? = error as? TodoAPIError, context.codingPath.isEmpty,
+           "\(type)".hasPrefix("Array") {
+            return """
+                The server answered \(traffic.summary) with one todo, a JSON object, and \(exercise.function) decoded it \
+                as an array ([Todo]), which failed. An array is the collection's answer (GET /todos); one todo's answer is \
+                the todo itself: decode `Todo.self`. See \(exercise.reference).
                 """
         }
         return """
@@ -102,6 +111,13 @@ extension Lesson6TestCase {
     /// Why `got` is the wrong case for `wanted`, or nil when it is the right one.
     static func mistake(_ got: TodoAPIError, wanted: WantedFailure, answer: String, function: String) -> String? {
         let head = "The server \(answer), and \(function) reported \(describe(got))."
+        if case .unexpected(let inner) = got, inner is TodoAPIError {
+            return """
+                \(head) That is a TodoAPIError of your own, wrapped again by a catch-all `catch` — the caller cannot \
+                switch over it. Rethrow your own errors as they are (`catch let error as TodoAPIError { throw error }` \
+                before the catch-all), so that this is \(wanted.caseText).
+                """
+        }
         switch (wanted, got) {
         case (.status(let code), .status(let actual)):
             return actual == code ? nil : "\(head) Pass the response's statusCode as it is: .status(\(code))."

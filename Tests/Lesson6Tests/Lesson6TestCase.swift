@@ -51,8 +51,26 @@ class Lesson6TestCase: LabTestCase {
     }
 
     override func tearDown() {
+        if let emulator = emulator { letRunningTasksArrive(emulator.session, within: 1) }
         emulator?.invalidate()
         super.tearDown()
+    }
+
+    /// A test that stopped early (a completion missed, on a busy machine) may leave a task of the learner's still on
+    /// its way: let it reach this test's emulator, rather than arrive once its host is gone, as a stray request the
+    /// next test would blame on its own call ("not under baseURL"). Bounded; at once when no task runs.
+    private func letRunningTasksArrive(_ session: URLSession, within seconds: TimeInterval) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let listed = XCTestExpectation(description: "the session's tasks are listed")
+            let running = RunningFlag()
+            session.getAllTasks { tasks in
+                running.set(tasks.contains { $0.state == .running })
+                listed.fulfill()
+            }
+            guard XCTWaiter().wait(for: [listed], timeout: 0.5) == .completed, running.get() else { return }
+            RunLoop.current.run(until: Date().addingTimeInterval(0.02))
+        }
     }
 
     /// JSONPlaceholder's published todos: 200, ids 1…200 (Fixtures/todos/README.md).
@@ -104,6 +122,9 @@ class Lesson6TestCase: LabTestCase {
             finished.fulfill()
         }
         let waited = XCTWaiter().wait(for: [finished], timeout: CompletionTimeouts.normal)
+        // A handler that resumed a continuation goes on running on the session's queue: let it finish here, so that
+        // what it does next (a second resume stops the program) happens in this test, not in a later one.
+        settle(emulator.session)
         try stopIfAStubRan(file: file, line: line)
         if let wrongPlace = TrafficReport(emulator).wrongPlace(exercise, baseURL: emulator.baseURL) {
             throw fail(wrongPlace, file: file, line: line)
@@ -161,8 +182,9 @@ class Lesson6TestCase: LabTestCase {
                 """
         }
         if request.path == "/todos" {
+            let filter = request.query.isEmpty ? "" : " — a query (?\(request.query.keys.sorted().joined(separator: "&"))…) only filters it, and the answer is still an array"
             return """
-                \(exercise.function) sent \(request.summary): that is the whole collection (all 200 todos, as an array). \
+                \(exercise.function) sent \(request.summary): that is the whole collection (all 200 todos, as an array)\(filter). \
                 One todo lives at its own URL, /todos/\(id). See LESSONS.md §6.1.
                 """
         }
@@ -185,7 +207,9 @@ class Lesson6TestCase: LabTestCase {
                 """
         }
         if request.method != "POST" {
-            return "\(exercise.function) sent \(request.summary). Creating a todo is a POST to the collection, /todos. See LESSONS.md §6.1."
+            let bare = request.method == "GET" && (request.body ?? Data()).isEmpty && request.header("Content-Type") == nil
+            let lost = bare ? " Its method, header and body were all lost: was the data task given the URLRequest itself, or only its URL (`request.url`)?" : ""
+            return "\(exercise.function) sent \(request.summary). Creating a todo is a POST to the collection, /todos.\(lost) See LESSONS.md §6.1."
         }
         if request.hasJSONSuffix {
             return "\(exercise.function) sent \(request.summary): the URL ends in `.json`, which is Firebase's dialect. New todos are POSTed to <baseURL>/todos. See LESSONS.md §6.1."
@@ -204,6 +228,14 @@ class Lesson6TestCase: LabTestCase {
         let type = request.header("Content-Type")
         let mediaType = type?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         if mediaType == "application/json" { return nil }
+        if let swapped = request.headers.first(where: { $0.key.lowercased().hasPrefix("application/") }) {
+            return """
+                \(exercise.function) sent its POST with a header named `\(swapped.key)` whose value is `\(swapped.value)` \
+                (\(request.summary)): the value and the header's name are swapped. It is \
+                `request.setValue("application/json", forHTTPHeaderField: "Content-Type")` — the value first, then the \
+                field. See LESSONS.md §6.5.
+                """
+        }
         return """
             \(exercise.function) sent its POST \(type.map { "with Content-Type: \($0)" } ?? "without a Content-Type header") \
             (\(request.summary)). This server reads a body only when it is labelled \
@@ -230,9 +262,12 @@ class Lesson6TestCase: LabTestCase {
         var withoutID = fields
         withoutID["id"] = nil
         if withoutID != expected {
+            let extra = Set(withoutID.keys).subtracting(expected.keys).sorted(), missing = Set(expected.keys).subtracting(withoutID.keys).sorted()
+            let keys = extra.isEmpty && missing.isEmpty ? "" : " Keys not in the API: \(extra); missing: \(missing)."
+            let strategy = extra.contains(where: { $0.contains("_") }) ? " (A keyEncodingStrategy renames keys: a plain JSONEncoder() writes the API's.)" : ""
             return """
                 \(exercise.function) POSTed \(body) for the todo \(expected): the body is the todo as JSONEncoder writes \
-                it, every field as given (`userId`, `title`, `completed`) and nothing else. See LESSONS.md §6.5.
+                it, every field as given (`userId`, `title`, `completed`) and nothing else.\(keys)\(strategy) See LESSONS.md §6.5.
                 """
         }
         return nil
@@ -251,6 +286,14 @@ class Lesson6TestCase: LabTestCase {
 /// A fixture that does not have the shape the tests rely on.
 struct TodoFixtureProblem: Error, CustomStringConvertible {
     let description: String
+}
+
+/// Whether a session still has a running task, written on its queue and read by the test.
+final class RunningFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set(_ running: Bool) { lock.lock(); value = running; lock.unlock() }
+    func get() -> Bool { lock.lock(); defer { lock.unlock() }; return value }
 }
 
 /// What an async call ended with, written on its task and read by the test after the wait.

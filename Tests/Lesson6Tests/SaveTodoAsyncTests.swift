@@ -33,6 +33,10 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
         try checkSavedTodoHasItsNewID(exercise) { try saveAsync() }
     }
 
+    func test_saveAsync_a200WithTheTodo_returnsItToo() throws {
+        try checkSaveAnswered200IsASuccess(exercise) { try saveAsync() }
+    }
+
     // MARK: What it throws
 
     func test_saveAsync_serverError_throwsStatus500() throws {
@@ -40,7 +44,7 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
     }
 
     func test_saveAsync_transportError_throwsTransportWithTheURLError() throws {
-        try checkTransportError(.timedOut, exercise) { try saveAsync() }
+        try checkTransportError(.timedOut, .cannotConnectToHost, exercise: exercise) { try saveAsync() }
     }
 
     func test_saveAsync_bodyNotJSON_throwsDecoding() throws {

@@ -8,7 +8,7 @@ import Lesson6
 /// completion the server's todo, with the id the server assigned (201 Created).
 ///
 /// In the order a learner should fix them: the request (method, URL, Content-Type, body, no id), the completion, the
-/// server's todo and its id, what the server stored, then each failure.
+/// server's todo and its id, what the server stored, a 200 that is a success too, then each failure.
 final class SaveTodoTests: Lesson6TestCase {
     let exercise = Lesson6TestCase.save
 
@@ -66,6 +66,10 @@ final class SaveTodoTests: Lesson6TestCase {
             """)
     }
 
+    func test_save_a200WithTheTodo_isASuccessToo() throws {
+        try checkSaveAnswered200IsASuccess(exercise) { try save() }
+    }
+
     // MARK: When the server refuses
 
     func test_save_serverError_givesStatus500() throws {
@@ -75,7 +79,7 @@ final class SaveTodoTests: Lesson6TestCase {
     // MARK: When the connection fails
 
     func test_save_transportError_givesTransportWithTheURLError() throws {
-        try checkTransportError(.timedOut, exercise) { try save() }
+        try checkTransportError(.timedOut, .cannotConnectToHost, exercise: exercise) { try save() }
     }
 
     // MARK: When the answer is broken

@@ -39,7 +39,7 @@ final class TodoByIDAsyncTests: Lesson6TestCase {
     }
 
     func test_todoByIDAsync_transportError_throwsTransportWithTheURLError() throws {
-        try checkTransportError(.notConnectedToInternet, exercise) { try fetchAsync(id: 4) }
+        try checkTransportError(.notConnectedToInternet, .networkConnectionLost, exercise: exercise) { try fetchAsync(id: 4) }
     }
 
     func test_todoByIDAsync_bodyNotJSON_throwsDecoding() throws {

@@ -63,7 +63,7 @@ final class TodoByIDTests: Lesson6TestCase {
     // MARK: When the connection fails
 
     func test_todoByID_transportError_givesTransportWithTheURLError() throws {
-        try checkTransportError(.notConnectedToInternet, exercise) { try fetch(id: 4) }
+        try checkTransportError(.notConnectedToInternet, .networkConnectionLost, exercise: exercise) { try fetch(id: 4) }
     }
 
     // MARK: When the answer is broken

@@ -43,6 +43,18 @@ final class TodoModelTests: Lesson6TestCase {
         XCTAssertEqual(decoded, Self.newTodo, "A todo without an id decoded as \(decoded); expected \(Self.newTodo). See LESSONS.md §6.2.")
     }
 
+    func test_todo_jsonWithoutItsFields_isNotATodo() throws {
+        _ = Self.todo4  // the initialiser first: while it is still a stub, the test says "not started"
+        let json = #"{"id": 4}"#
+        if let decoded = try? JSONDecoder().decode(Todo.self, from: Data(json.utf8)) {
+            XCTFail("""
+                \(json), JSON without a todo's `userId`, `title` and `completed`, decoded as \(decoded). Every todo has \
+                those three, so they are not optionals (only `id` is: a new todo has none): JSON without them is not a \
+                todo, and JSONDecoder must say so — a 200 with such a body is reported as .decoding (§6.4). See LESSONS.md §6.2.
+                """)
+        }
+    }
+
     func test_todo_initDefaults_noIDAndNotCompleted() throws {
         var json = try encode(Todo(userId: 3, title: "Defaults"))
         if json["id"] == .null { json = .object(json.objectValue?.filter { $0.key != "id" } ?? [:]) }  // `"id": null` is no id too
@@ -59,6 +71,22 @@ final class TodoModelTests: Lesson6TestCase {
         XCTAssertEqual(todos.dropFirst(3).first, Self.todo4, "The fourth published todo decoded as \(todos.dropFirst(3).first.map { "\($0)" } ?? "nothing"); expected \(Self.todo4). See LESSONS.md §6.2.")
         let again = try encode(todos)
         XCTAssertEqual(again, published, "JSONPlaceholder's 200 todos, decoded and encoded again, are not the same JSON. \(Self.keyAdvice(again.arrayValue?.first ?? .null, published.arrayValue?.first ?? .null)) See LESSONS.md §6.2.")
+    }
+
+    func test_todo_equality_comparesEveryField() throws {
+        let todo = Self.todo4
+        let others = [Todo(id: 4, userId: 2, title: "et porro tempora", completed: true),
+                      Todo(id: 4, userId: 1, title: "another title", completed: true),
+                      Todo(id: 4, userId: 1, title: "et porro tempora", completed: false)]
+        for other in others where other == todo {
+            XCTFail("""
+                \(other) == \(todo): two todos with the same id and different fields are equal. `==` compares every \
+                field (the synthesised one does): an edited todo must not equal the todo it was — and the tests compare \
+                the todo your calls give with `==`. Don't write your own `==` by id. See LESSONS.md §6.2.
+                """)
+            return
+        }
+        XCTAssertEqual(Self.todo157, Self.todo157, "\(Self.todo157) is not == to itself. See LESSONS.md §6.2.")
     }
 
     // MARK: Helpers with messages
@@ -99,6 +127,13 @@ final class TodoModelTests: Lesson6TestCase {
     static func keyAdvice(_ json: JSONValue, _ expected: JSONValue) -> String {
         let keys = Set(json.objectValue?.keys.map { $0 } ?? []), wanted = Set(expected.objectValue?.keys.map { $0 } ?? [])
         guard keys != wanted else { return "The keys are right; a value differs: keep each value as given." }
+        if wanted.subtracting(keys) == ["id"], keys.subtracting(wanted).isEmpty {
+            return """
+                The todo has an id (\(expected["id"])), and its JSON has none: the id was dropped — by the initialiser, or \
+                by a constant with a value (`let id: Int? = nil`), which neither the initialiser nor JSONDecoder can ever \
+                set. Declare `var id: Int?` (or `let id: Int?`, no value) and keep the id given.
+                """
+        }
         return "Keys not in the API: \(keys.subtracting(wanted).sorted()); missing: \(wanted.subtracting(keys).sorted()). Name each property exactly as its key."
     }
 }

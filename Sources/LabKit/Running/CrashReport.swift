@@ -89,6 +89,9 @@ struct CrashReport: Equatable {
             return " in `\(collection)`, called by your `\(function)` at \(place): memory breaks like this in Swift only when two threads change one value (a Dictionary, an Array) at once, or one reads it while another changes it — guard every read and write of the shared state with a lock (or a serial queue)."
         }
         let reasonText = reason.hasPrefix("Fatal error") ? " (\(reason))" : ""
+        if reason.contains("CONTINUATION MISUSE"), let function = function, let place = place {
+            return " in your code, in `\(function)` at \(place)\(reasonText): a continuation must be resumed exactly once on every path — `return` after each `resume(…)`, or resume once with a `Result`."
+        }
         if let function = function, let place = place {
             return " in your code, in `\(function)` at \(place)\(reasonText): often a force unwrap (!) of nil, an index out of range, or a fatalError."
         }
