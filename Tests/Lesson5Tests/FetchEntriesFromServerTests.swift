@@ -233,6 +233,11 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         checkStoreUntouched(after: "401 Permission denied")
     }
 
+    func test_sync_serverError_passesHTTPStatusError500() throws {
+        inject(.internalError)
+        try checkHTTPStatusError(try sync(), status: 500, from: exercise)
+    }
+
     func test_sync_transportError_passesTheURLErrorOn() throws {
         inject(.transportError(.networkConnectionLost))
         try checkTransportError(try sync(), from: exercise)
