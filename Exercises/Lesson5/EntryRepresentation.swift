@@ -4,7 +4,8 @@ import LabSupport
 
 /// EXERCISE 5.5 (part 1) — One entry as the server holds it: a plain value decoded from the entry's JSON object
 /// (the keys `title`, `bodyText`, `timestamp`, `identifier`, `mood`; see Entry.swift).
-/// What the tests need: it decodes from an entry's JSON keeping all five values, and it is `Equatable`. Its property
+/// What the tests need: it decodes from an entry's JSON keeping all five values as the server holds them (the mood
+/// too, whatever string it is: a `String`, not an enum of the app's moods), and it is `Equatable`. Its property
 /// names are yours: only your own code reads them. One way, the shortest: one `public let` per key, named exactly as
 /// the key (the timestamp a `Date`) — the compiler then writes `Decodable` and `Equatable`, so the stub's
 /// `init(from:)` goes. `CodingKeys`, or an `init(from:)` of your own, work as well.

@@ -73,6 +73,11 @@ final class DeleteEntryTests: Lesson5TestCase {
         try checkHTTPStatusError(try deleteFromServer(try recordedEntry()), status: 401, from: exercise)
     }
 
+    func test_delete_serverError_passesHTTPStatusError500() throws {
+        inject(.internalError)
+        try checkHTTPStatusError(try deleteFromServer(try recordedEntry()), status: 500, from: exercise)
+    }
+
     func test_delete_transportError_passesTheURLErrorOn() throws {
         inject(.transportError(.networkConnectionLost))
         try checkTransportError(try deleteFromServer(try recordedEntry()), from: exercise)

@@ -29,6 +29,35 @@ final class EntryRepresentationTests: Lesson5TestCase {
         }
     }
 
+    func test_representation_decodesAMoodTheAppDoesNotOffer() throws {
+        let json = Self.json(of: Self.otherMood)
+        let mood = Self.spelled(Self.otherMood.mood)
+        let decoded: EntryRepresentation
+        do {
+            decoded = try JSONDecoder().decode(EntryRepresentation.self, from: json.jsonData)
+        } catch {
+            throw fail("""
+                JSONDecoder could not decode an entry whose mood is \(mood), one this app does not offer (Entry.moods: \
+                \(Entry.moods.joined(separator: " "))) — another version of the app wrote it: \(oneLine(error)). A \
+                representation keeps the server's values as they are, and the mood is whatever string the server holds: \
+                declare it a String, not an enum of the app's moods. (Refused here, one such entry makes the whole \
+                journal fail to decode, and no sync succeeds again.) See LESSONS.md §5.5.
+                """)
+        }
+        XCTAssertTrue(Self.holds(Self.otherMood.mood, in: decoded), """
+            EntryRepresentation decoded the entry \(json.description), but none of its values is the mood \(mood): \
+            \(String(reflecting: decoded)). Keep the mood as the server holds it, also one the app does not offer \
+            (a default in its place is a change the sync would copy into the store). See LESSONS.md §5.5.
+            """)
+    }
+
+    /// Whether `value`, or a value inside it (an optional, an enum's payload), is the string `text`.
+    static func holds(_ text: String, in value: Any) -> Bool {
+        if let string = value as? String { return string == text }
+        if let raw = (value as? any RawRepresentable)?.rawValue as? String, raw == text { return true }
+        return Mirror(reflecting: value).children.contains { holds(text, in: $0.value) }
+    }
+
     func test_equal_anEntryWithTheSameValuesEqualsItsRepresentationInBothOrders() throws {
         let record = try recorded()
         let representation = try representation(of: record, setup: "comparing")

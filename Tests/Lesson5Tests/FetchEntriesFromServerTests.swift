@@ -14,6 +14,18 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
 
     func test_sync_sendsOneRequestThroughTheInjectedSession() throws {
         _ = try sync()
+        // A write the sync starts without waiting for it reaches the emulator a moment later.
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.1))
+        let writes = traffic.received.filter { $0.method != "GET" }
+        if !writes.isEmpty {
+            throw fail("""
+                fetchEntriesFromServer wrote to the server: besides its GET the emulator received \
+                \(writes.prefix(3).map(\.summary).joined(separator: "; "))\(writes.count > 3 ? " and \(writes.count - 3) more" : ""). \
+                The sync only reads: one GET of <baseURL>/.json, then the store. Create the server's entries with \
+                `Entry(…, store:)` and update them with update(entry:with:), not with the app's own createEntry or \
+                updateEntry, which save and PUT (and createEntry makes a new identifier). See LESSONS.md §5.8.
+                """)
+        }
         _ = try onlyRequest(from: exercise)
     }
 
@@ -37,6 +49,14 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
     func test_sync_emptyStore_createsEveryEntryOfTheJournal() throws {
         try syncSuccessfully()
         try checkStore(holds: try Self.records(in: try Self.journal()), after: "one sync of the journal into an empty store")
+    }
+
+    func test_sync_entryWithAMoodTheAppDoesNotOffer_isCreatedAsItIs() throws {
+        let journal = try Self.journalWithOtherMood()
+        load(journal)
+        try syncSuccessfully()
+        try checkStore(holds: try Self.records(in: journal),
+                       after: "one sync into an empty store of the journal plus an entry with the mood \(Self.spelled(Self.otherMood.mood))")
     }
 
     func test_sync_savesTheStoreOnce() throws {
@@ -104,9 +124,25 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                 identifier) is updated in place, not created again: look it up first. See LESSONS.md §5.8.
                 """)
         }
-        XCTAssertTrue(entry.record == server, """
+        let now = entry.record
+        if now.mood == server.mood, now != server {
+            let differ = [("title", now.title == server.title), ("bodyText", now.bodyText == server.bodyText),
+                          ("timestamp", now.timestamp == server.timestamp)].filter { !$0.1 }.map(\.0)
+            let stampedNow = abs(now.timestamp.timeIntervalSinceNow) < 60 ? """
+                 Its timestamp is the time of the sync: the app's own updateEntry stamps an edit with Date() (and \
+                saves and PUTs it) — the sync copies the server's values with update(entry:with:) instead.
+                """ : ""
+            throw fail("""
+                The server changed the mood of "雨の日" to \(server.mood); after a sync the store's entry has that mood, \
+                but its \(differ.joined(separator: ", ")) \(differ.count == 1 ? "is" : "are") not the server's: \
+                \(Self.describe([now])) with timestamp \(now.timestamp.timeIntervalSinceReferenceDate), the server's \
+                \(server.timestamp.timeIntervalSinceReferenceDate).\(stampedNow) An entry that differs takes every \
+                value of the server's, as they are. See LESSONS.md §5.8.
+                """)
+        }
+        XCTAssertTrue(now == server, """
             The server changed the mood of "雨の日" to \(server.mood); after a sync the store's entry is still \
-            \(Self.describe([entry.record])). When the store's entry differs from the server's, update it \
+            \(Self.describe([now])). When the store's entry differs from the server's, update it \
             (update(entry:with:)). See LESSONS.md §5.8.
             """)
         XCTAssertTrue(before.map { $0 === entry } ?? true, """
@@ -125,10 +161,15 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         try syncSuccessfully()
         let copies = store.entries.filter { $0.identifier == server.identifier }
         guard copies.count == 1, copies.first === entry else {
+            let lookUp = copies.count > 1 ? """
+                Look the store's entry up by its identifier (fetchSingleEntryFromPersistentStore) — not by its title or \
+                its other values, which the app may have changed — and update it in place (update(entry:with:)); create \
+                only when the store has none.
+                """ : "Update the store's entry in place (update(entry:with:)); create only when the store has none."
             throw fail("""
                 The store held "\(local.title)" with the identifier of the server's "\(server.title)"; after the sync \
-                it holds \(copies.count) entries with that identifier: \(Self.describe(copies.map(\.record))). Update \
-                the store's entry in place (update(entry:with:)); create only when the store has none. See LESSONS.md §5.8.
+                it holds \(copies.count) entries with that identifier: \(Self.describe(copies.map(\.record))). \
+                \(lookUp) See LESSONS.md §5.8.
                 """)
         }
         let now = entry.record
@@ -192,6 +233,11 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         checkStoreUntouched(after: "401 Permission denied")
     }
 
+    func test_sync_serverError_passesHTTPStatusError500() throws {
+        inject(.internalError)
+        try checkHTTPStatusError(try sync(), status: 500, from: exercise)
+    }
+
     func test_sync_transportError_passesTheURLErrorOn() throws {
         inject(.transportError(.networkConnectionLost))
         try checkTransportError(try sync(), from: exercise)
@@ -240,8 +286,49 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                 """
         } else if error is EntryStore.SaveError {
             why = "fetchEntriesFromServer passed \(oneLine(error)) although the store saves fine: save once."
+        } else if error is DecodingError, let decodingWhy = Self.decodingDiagnosis(error, answer: answer) {
+            why = decodingWhy
         }
         throw fail("\(setup.map { "setup: \($0) needs a sync that succeeds, and it failed: " } ?? "")\(why) See LESSONS.md §5.8.", file: file, line: line)
+    }
+
+    /// Why the sync's DecodingError for `answer` (the journal as the server sent it) is the learner's: their
+    /// EntryRepresentation cannot decode one of its entries (named, with the key), or it can — a plain JSONDecoder
+    /// decodes the very answer — and the sync's decoder is set up otherwise (a date strategy). nil when the answer is
+    /// not an object of entries.
+    static func decodingDiagnosis(_ error: Error, answer: JSONValue) -> String? {
+        guard let entries = answer.objectValue else { return nil }
+        for (_, json) in entries.sorted(by: { $0.key < $1.key }) {
+            do {
+                _ = try JSONDecoder().decode(EntryRepresentation.self, from: json.jsonData)
+            } catch let entryError {
+                let mood = json["mood"].stringValue.map { Entry.moods.contains($0) ? "" : " (its mood, \(spelled($0)), is not one the app offers: the representation keeps any mood the server holds)" } ?? ""
+                return "fetchEntriesFromServer passed \(oneLine(error)): your EntryRepresentation cannot decode an entry the server holds\(mood). \(explain(entryError, decoding: json))"
+            }
+        }
+        let path: [CodingKey]
+        switch error {
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+             DecodingError.keyNotFound(_, let context), DecodingError.dataCorrupted(let context):
+            path = context.codingPath
+        default:
+            path = []
+        }
+        if path.last?.stringValue == "timestamp" {
+            return """
+                fetchEntriesFromServer passed \(oneLine(error)), yet a plain JSONDecoder() decodes this very answer as \
+                [String: EntryRepresentation]: the sync's decoder reads the timestamp otherwise. A dateDecodingStrategy \
+                (.iso8601, .secondsSince1970, a formatter) does not match the journal, whose timestamps are numbers of \
+                seconds since 1 January 2001 — what a plain JSONDecoder reads as a Date. Decode with JSONDecoder() as it \
+                comes.
+                """
+        }
+        return """
+            fetchEntriesFromServer passed \(oneLine(error)), yet a plain JSONDecoder() decodes this very answer as \
+            [String: EntryRepresentation]: the sync decodes it as something else. GET /.json answers one object, each \
+            key an identifier and each value an entry: decode [String: EntryRepresentation]? (null is no entries) with \
+            JSONDecoder() as it comes, and take its values.
+            """
     }
 
     /// Stops the test unless the store holds exactly `expected` (as a set, each once, every value).
@@ -273,6 +360,9 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         }
         let wrong = actual.filter { have in !expected.contains(have) }
         let want = expected.filter { w in wrong.contains { $0.identifier == w.identifier } }
+        if let shifted = Self.timestampShift(store: wrong, server: want) {
+            throw fail("After \(what) \(shifted) See LESSONS.md §5.8.", file: file, line: line)
+        }
         throw fail("""
             After \(what) these entries' values differ from the server's: \(Self.describe(wrong)) (with timestamps \
             \(wrong.map { $0.timestamp.timeIntervalSinceReferenceDate })); the server has \(Self.describe(want)) (with \
@@ -280,6 +370,24 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             of its representation, and update an entry the store already has when the server's differs \
             (update(entry:with:)). See LESSONS.md §5.8.
             """, file: file, line: line)
+    }
+
+    /// When the store's entries differ from the server's only in their timestamps, each by the 31 years between 1970
+    /// and 2001: what happened, in words (the journal's seconds since 2001 read as seconds since 1970); nil otherwise.
+    static func timestampShift(store: [EntryStore.Record], server: [EntryStore.Record]) -> String? {
+        let pairs = store.compactMap { have in server.first { $0.identifier == have.identifier }.map { (have, $0) } }
+        guard !pairs.isEmpty, pairs.allSatisfy({ $0.title == $1.title && $0.bodyText == $1.bodyText && $0.mood == $1.mood }) else { return nil }
+        let years = Date.timeIntervalBetween1970AndReferenceDate
+        guard pairs.allSatisfy({ abs($1.timestamp.timeIntervalSince($0.timestamp) - years) < 0.01 }) else { return nil }
+        let (have, want) = pairs[0]
+        return """
+            every timestamp the sync wrote is 31 years early: "\(want.title)" has \
+            \(have.timestamp.timeIntervalSinceReferenceDate) seconds since 2001 in the store (\(have.timestamp)) and \
+            \(want.timestamp.timeIntervalSinceReferenceDate) on the server (\(want.timestamp)). The journal's numbers are \
+            seconds since 1 January 2001, which a plain JSONDecoder reads as a Date; the sync read them as seconds since \
+            1970 (a dateDecodingStrategy .secondsSince1970, or Date(timeIntervalSince1970:)). Decode with a plain \
+            JSONDecoder() (or use Date(timeIntervalSinceReferenceDate:)).
+            """
     }
 
     /// Why entries of `expected` (the server's) have no entry with their identifier in the store, when that is so:
@@ -299,9 +407,10 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                 After \(what) the store's entries do not have the server's identifiers: "\(example.server.title)" is \
                 \(example.store.identifier) in the store and \(example.server.identifier) on the server\
                 \(renamed.count > 1 ? " (and \(renamed.count - 1) more like it)" : ""). The sync made new identifiers \
-                (Entry's `identifier:` defaults to a new UUID): create each entry with its representation's identifier \
-                — it is the entry's key on the server, how the next sync finds it, and what put and delete address. \
-                See LESSONS.md §5.8.
+                (Entry's `identifier:` defaults to a new UUID, and the app's own createEntry makes one too — it also \
+                saves and PUTs): create each entry with `Entry(…, identifier: representation.identifier, store:)` — \
+                the identifier is the entry's key on the server, how the next sync finds it, and what put and delete \
+                address. See LESSONS.md §5.8.
                 """
         }
         var named = missing.prefix(3).map { "\"\($0.title)\" \($0.mood) (\($0.identifier.prefix(8))…)" }
@@ -309,11 +418,18 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         let names = named.count == 1 ? named[0] : named.dropLast().joined(separator: ", ") + " and " + named.last!
         let createdMoods = Set(expected.filter { want in actual.contains { $0.identifier == want.identifier } }.map(\.mood))
         let refused = Set(missing.map(\.mood)).subtracting(createdMoods).sorted()
-        let moodHint = refused.isEmpty || refused.count < Set(missing.map(\.mood)).count ? "" : """
-             Every one of them has the mood \(refused.map { "\($0) (\($0.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")))" }.joined(separator: " or ")), \
+        let offered = refused.allSatisfy { Entry.moods.contains($0) }
+        let moodHint = refused.isEmpty || refused.count < Set(missing.map(\.mood)).count ? "" : offered ? """
+             Every one of them has the mood \(refused.map(Self.spelled).joined(separator: " or ")), \
             and no entry with \(refused.count == 1 ? "that mood" : "those moods") was created: does your code refuse a mood \
             it does not know — a `Mood(rawValue:)` or a list of emoji of your own that are not the journal's \
             (Entry.moods: \(Entry.moods.joined(separator: " ")))?
+            """ : """
+             Every one of them has the mood \(refused.map(Self.spelled).joined(separator: " or ")), one the app does not \
+            offer (Entry.moods: \(Entry.moods.joined(separator: " "))) — another version of the app wrote it — and no entry \
+            with \(refused.count == 1 ? "that mood" : "those moods") was created: does your code refuse a mood it does not \
+            know — a check against Entry.moods, a `Mood(rawValue:)`, an enum? The mood is whatever string the server \
+            holds: copy it as it is.
             """
         return """
             The sync never created \(names): after \(what) the store has no entry with \(missing.count == 1 ? "its identifier" : "their identifiers"). \

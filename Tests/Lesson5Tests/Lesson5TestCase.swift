@@ -154,6 +154,25 @@ class Lesson5TestCase: LabTestCase {
         timestamp: Date(timeIntervalSinceReferenceDate: 5.84500000250E8),
         identifier: "F00DCAFE-0000-4000-8000-00000000D0D0", mood: "😐")
 
+    /// An entry another version of the app wrote, with a mood this one does not offer (not one of `Entry.moods`):
+    /// a sync copies it as it is, like every other value.
+    static let otherMood = EntryStore.Record(
+        title: "New phone, new moods", bodyText: "The app on the phone offers 🤩 now; the laptop's does not, yet.",
+        timestamp: Date(timeIntervalSinceReferenceDate: 5.84546400500E8),
+        identifier: "A7B8C9D0-1E2F-4A3B-8C4D-5E6F708192A3", mood: "🤩")
+
+    /// The recorded journal with `otherMood` added, as the server holds it.
+    static func journalWithOtherMood() throws -> JSONValue {
+        var entries = try journal().objectValue ?? [:]
+        entries[otherMood.identifier] = json(of: otherMood)
+        return .object(entries)
+    }
+
+    /// "🤩 (U+1F929)": a mood and its code points, which tell "☹️" from "☹".
+    static func spelled(_ mood: String) -> String {
+        "\(mood) (\(mood.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")))"
+    }
+
     // MARK: The emulator
 
     var baseURL: URL { emulator.baseURL }

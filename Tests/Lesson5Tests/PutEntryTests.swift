@@ -52,7 +52,8 @@ final class PutEntryTests: Lesson5TestCase {
         // A key that drifted comes first: it is the mistake, whether put's own body or the learner's encode(to:) has it.
         let ownEncoding = (try? JSONEncoder().encode(entry)).flatMap { try? JSONValue(data: $0) }
         let fromEncode = sent != nil && sent == ownEncoding
-        let problem = sent.flatMap(Self.entryProblem).map { Self.sentence($0) + " " } ?? ""
+        let problem = sent.flatMap(Self.entryProblem).map { Self.sentence($0) + " " }
+            ?? sent.flatMap { Self.timestampProblem($0, of: entry.record) }.map { $0 + " " } ?? ""
         XCTFail("""
             \(problem)put(entry:)'s body is \(String(decoding: body, as: UTF8.self)); the server should get the entry \
             as the journal holds it: \(Self.json(of: entry.record).description). \(fromEncode ? """
@@ -63,6 +64,24 @@ final class PutEntryTests: Lesson5TestCase {
             journal uses (LESSONS.md §5.2).
             """) See LESSONS.md §5.3.
             """)
+    }
+
+    /// When `sent` is the entry but for its timestamp: what that number is, in words (seconds or milliseconds since
+    /// 1970: a date strategy the journal does not use); nil when anything else differs too.
+    static func timestampProblem(_ sent: JSONValue, of record: EntryStore.Record) -> String? {
+        guard let object = sent.objectValue, Set(object.keys) == Set(entryKeys),
+              let number = object["timestamp"]?.numberValue else { return nil }
+        let want = json(of: record)
+        guard ["title", "bodyText", "identifier", "mood"].allSatisfy({ object[$0] == want[$0] }) else { return nil }
+        let since1970 = record.timestamp.timeIntervalSince1970
+        let what = abs(number - since1970) < 0.001 ? "seconds since 1970 (a dateEncodingStrategy .secondsSince1970, or timeIntervalSince1970)"
+            : abs(number - since1970 * 1000) < 1 ? "milliseconds since 1970 (a dateEncodingStrategy .millisecondsSince1970)"
+            : "not the entry's timestamp as a plain JSONEncoder writes it"
+        return """
+            Your PUT body's `timestamp` is \(number), \(what); the journal holds seconds since 1 January 2001, \
+            \(record.timestamp.timeIntervalSinceReferenceDate), what a plain JSONEncoder() writes for a Date, and every \
+            other value is right.
+            """
     }
 
     func test_put_callsCompletionWithNilOnceTheServerAnswered() throws {

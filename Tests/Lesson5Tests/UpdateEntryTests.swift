@@ -44,6 +44,22 @@ final class UpdateEntryTests: Lesson5TestCase {
             """)
     }
 
+    func test_update_copiesAMoodTheAppDoesNotOffer() throws {
+        let server = Self.otherMood
+        let stale = EntryStore.Record(title: server.title, bodyText: server.bodyText, timestamp: server.timestamp,
+                                      identifier: server.identifier, mood: "😐")
+        let representation = try representation(of: server, setup: "updating an entry")
+        let entry = insert(stale)
+        controller.update(entry: entry, with: representation)
+        XCTAssertEqual(entry.mood, server.mood, """
+            The server's entry has the mood \(Self.spelled(server.mood)), one this app does not offer (Entry.moods: \
+            \(Entry.moods.joined(separator: " "))) — another version of the app wrote it; after update(entry:with:) the \
+            entry's mood is \(Self.spelled(entry.mood)). Copy every value as the server holds it: a check of your own \
+            (against Entry.moods, or a Mood(rawValue:)) keeps the old mood, and every sync finds the entry changed \
+            again. See LESSONS.md §5.6.
+            """)
+    }
+
     func test_update_ofAnEntryNewerThanTheServers_stillCopiesTheServersValues() throws {
         let server = try Self.records(in: try Self.journalLater()).first { $0.identifier == Self.changedID }!
         // Edited in the app after the server's version was written, and not sent yet.
