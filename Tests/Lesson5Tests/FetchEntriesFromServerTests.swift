@@ -307,14 +307,18 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             }
         }
         let path: [CodingKey]
+        var expectedAContainer = false  // an object or array where the data has a value: decoded a level too deep
         switch error {
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-             DecodingError.keyNotFound(_, let context), DecodingError.dataCorrupted(let context):
+        case DecodingError.typeMismatch(let type, let context):
+            path = context.codingPath
+            expectedAContainer = ["Dictionary", "Array"].contains { "\(type)".hasPrefix($0) }
+        case DecodingError.valueNotFound(_, let context), DecodingError.keyNotFound(_, let context),
+             DecodingError.dataCorrupted(let context):
             path = context.codingPath
         default:
             path = []
         }
-        if path.last?.stringValue == "timestamp" {
+        if path.last?.stringValue == "timestamp", !expectedAContainer {
             return """
                 fetchEntriesFromServer passed \(oneLine(error)), yet a plain JSONDecoder() decodes this very answer as \
                 [String: EntryRepresentation]: the sync's decoder reads the timestamp otherwise. A dateDecodingStrategy \
