@@ -115,7 +115,7 @@ final class GradingIntegrityTests: XCTestCase {
 
     func test_solvedCopy_earnsFullMarks_withNoNote() throws {
         let row = try row("solved")
-        XCTAssertEqual(row.results?.score, 33, "the kit's own solution lost points under the defences: \(row.summary); first failure: \(row.results?.tests.first { $0.outcome != .passed }?.message ?? "-")")
+        XCTAssertEqual(row.results?.score, AttackClass.lesson1Maximum, "the kit's own solution lost points under the defences: \(row.summary); first failure: \(row.results?.tests.first { $0.outcome != .passed }?.message ?? "-")")
     }
 
     func test_solvedCopy_resultsCarryTheKitsScoresAndPlaces() throws {
@@ -213,7 +213,7 @@ final class GradingIntegrityTests: XCTestCase {
 
     func test_aPublicDeclarationOfTheLearners_getsTestsCompiledForIt_andFullMarks() throws {
         let row = try row("solved-with-a-public-helper")
-        XCTAssertEqual(row.results?.score, 33, "a solution with one more public function lost points: \(row.summary); first failure: \(row.results?.tests.first { $0.outcome != .passed }?.message ?? "-")")
+        XCTAssertEqual(row.results?.score, AttackClass.lesson1Maximum, "a solution with one more public function lost points: \(row.summary); first failure: \(row.results?.tests.first { $0.outcome != .passed }?.message ?? "-")")
         let tree = try Kit(root: KitRoot.find()).stateFolder.appendingPathComponent("integrity-tests/.build/lab-quick")
         let variants = ((try? FileManager.default.contentsOfDirectory(atPath: tree.path)) ?? []).filter {
             $0.hasPrefix("Lesson1Tests-") && FileManager.default.fileExists(atPath: tree.appendingPathComponent("\($0)/done").path)

@@ -5,7 +5,7 @@ import XCTest
 /// Issue 19's attacks on the sandbox, written afresh and graded for real (`AttackClass`). Each attacker is the kit's
 /// own Lesson 1 solution behind a guard: it does its work only when the attack gained what it was after (another
 /// process's key, a write outside its scratch folder, the kit's Solutions/, 400 threads, 150 MB of disk), and
-/// otherwise answers like the stub. So an attack that works earns 33 points, and one the sandbox stops earns the
+/// otherwise answers like the stub. So an attack that works earns all of Lesson 1's points, and one the sandbox stops earns the
 /// honest 0 — the row says which, with no guessing from the outside.
 final class SandboxAttackTests: XCTestCase {
     static let threadSignature = "public func createMessageThread(title: String, completion: @escaping (Error?) -> Void) {"
@@ -154,14 +154,14 @@ final class SandboxAttackTests: XCTestCase {
         return try XCTUnwrap(Self.graded?.rows[name], "setup: \(name) was not graded")
     }
 
-    /// The honest score: 0 of 33, with the first test's message when the attack earned points.
+    /// The honest score: 0 of Lesson 1's points, with the first test's message when the attack earned points.
     func assertHonestZero(_ name: String, noteContains words: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
         try AttackClass.assertHonestZero(try row(name), name, noteContains: words, file: file, line: line)
     }
 
     func test_solvedCopy_earnsFullMarks_inTheSandbox() throws {
         let row = try row("solved")
-        XCTAssertEqual(row.results?.score, 33, "the reference solution lost points in the sandbox: \(row.summary); first failure: \(row.results?.tests.first { $0.outcome != .passed }?.message ?? "-"); notes: \(row.notes)")
+        XCTAssertEqual(row.results?.score, AttackClass.lesson1Maximum, "the reference solution lost points in the sandbox: \(row.summary); first failure: \(row.results?.tests.first { $0.outcome != .passed }?.message ?? "-"); notes: \(row.notes)")
     }
 
     func test_otherProcessesKeysAndResults_areNotInSight() throws {
