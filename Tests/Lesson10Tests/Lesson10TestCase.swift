@@ -58,21 +58,6 @@ class Lesson10TestCase: LabTestCase {
     }
 }
 
-/// A value written on one task and read by the test after the wait.
-final class Box<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value?
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
-    func get() -> Value? { lock.lock(); defer { lock.unlock() }; return value }
-    /// Changes the value (starting from an empty one) in one step.
-    func update<Element>(_ change: (inout Value) -> Void) where Value == Set<Element> {
-        lock.lock(); defer { lock.unlock() }
-        var changed = value ?? []
-        change(&changed)
-        value = changed
-    }
-}
-
 /// A fixture that does not have the shape the tests rely on.
 struct Lesson10FixtureProblem: Error, CustomStringConvertible {
     let description: String

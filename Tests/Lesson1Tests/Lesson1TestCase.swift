@@ -283,13 +283,13 @@ class Lesson1TestCase: LabTestCase {
     /// luck: the answer waits for the reading). Returns a reader of that snapshot.
     func stateBeforeTheAnswer<State>(_ state: @escaping () -> State) -> () -> State? {
         emulator.holdResponses()
-        let snapshot = Snapshot<State>()
+        let snapshot = Box<State>()
         let emulator: FirebaseEmulator = self.emulator
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
-            snapshot.value = state()
+            snapshot.set(state())
             emulator.releaseHeldResponses()
         }
-        return { snapshot.value }
+        return { snapshot.get() }
     }
 
     /// Spins the main run loop (so work hopped to the main queue runs) until `condition` holds or `timeout` passes.
@@ -351,17 +351,6 @@ struct ThreadCopy: Equatable, CustomStringConvertible {
 struct LocalState {
     var threads: [ThreadCopy] = []
     var messages: [MessageThread.Message] = []
-}
-
-/// One value, written on one queue and read on another.
-final class Snapshot<State>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: State?
-
-    var value: State? {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
-    }
 }
 
 /// Records every call of one completion handler, from whatever queue it comes.

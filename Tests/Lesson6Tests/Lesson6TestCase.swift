@@ -63,12 +63,12 @@ class Lesson6TestCase: LabTestCase {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let listed = XCTestExpectation(description: "the session's tasks are listed")
-            let running = RunningFlag()
+            let running = Box<Bool>()
             session.getAllTasks { tasks in
                 running.set(tasks.contains { $0.state == .running })
                 listed.fulfill()
             }
-            guard XCTWaiter().wait(for: [listed], timeout: 0.5) == .completed, running.get() else { return }
+            guard XCTWaiter().wait(for: [listed], timeout: 0.5) == .completed, running.get() == true else { return }
             RunLoop.current.run(until: Date().addingTimeInterval(0.02))
         }
     }
@@ -112,7 +112,7 @@ class Lesson6TestCase: LabTestCase {
     func awaitReturn(of exercise: Exercise, file: StaticString, line: UInt,
                      _ body: @escaping () async throws -> Todo) throws -> Result<Todo, Error> {
         let finished = XCTestExpectation(description: "\(exercise.function) returns or throws")
-        let box = OutcomeBox()
+        let box = Box<Result<Todo, Error>>()
         let task = Task.detached {
             do {
                 box.set(.success(try await body()))
@@ -286,20 +286,4 @@ class Lesson6TestCase: LabTestCase {
 /// A fixture that does not have the shape the tests rely on.
 struct TodoFixtureProblem: Error, CustomStringConvertible {
     let description: String
-}
-
-/// Whether a session still has a running task, written on its queue and read by the test.
-final class RunningFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set(_ running: Bool) { lock.lock(); value = running; lock.unlock() }
-    func get() -> Bool { lock.lock(); defer { lock.unlock() }; return value }
-}
-
-/// What an async call ended with, written on its task and read by the test after the wait.
-final class OutcomeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outcome: Result<Todo, Error>?
-    func set(_ value: Result<Todo, Error>) { lock.lock(); outcome = value; lock.unlock() }
-    func get() -> Result<Todo, Error>? { lock.lock(); defer { lock.unlock() }; return outcome }
 }

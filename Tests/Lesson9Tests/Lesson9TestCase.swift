@@ -197,14 +197,6 @@ final class TestClock: @unchecked Sendable {
     func advance(_ seconds: TimeInterval) { lock.lock(); current += seconds; lock.unlock() }
 }
 
-/// A value written on one task and read by the test after the wait.
-final class Box<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value?
-    func set(_ new: Value) { lock.lock(); value = new; lock.unlock() }
-    func get() -> Value? { lock.lock(); defer { lock.unlock() }; return value }
-}
-
 extension Result {
     /// The error of a failure; nil for a success.
     var error: Failure? {

@@ -1,0 +1,21 @@
+import Foundation
+
+/// A value written on one thread (a task, a session's queue, a timer) and read on another (the test, after its
+/// wait): nil until set.
+public final class Box<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+
+    public init() {}
+
+    public func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+    public func get() -> Value? { lock.lock(); defer { lock.unlock() }; return value }
+
+    /// Changes the set (starting from an empty one) in one step.
+    public func update<Element>(_ change: (inout Value) -> Void) where Value == Set<Element> {
+        lock.lock(); defer { lock.unlock() }
+        var changed = value ?? []
+        change(&changed)
+        value = changed
+    }
+}
