@@ -20,34 +20,40 @@ enum GradedMutants {
             output("  " + broken.replacingOccurrences(of: "\n", with: "\n  "))
             return MutantsCommand.Tally(lesson: lesson.name, broken: mutants.count)
         }
-        let rows = try ParallelGrading.run(mutants.count, width: workspaces.count) { index, job in
-            try workspaces[job].grade(checkouts.urls[index], learner: mutants[index].id,
-                                      resultsFile: checkouts.folder.appendingPathComponent("\(mutants[index].id).results.json"))
+        let verdicts = try ParallelGrading.run(mutants.count, width: workspaces.count) { index, job -> [Verdict] in
+            let mutant = mutants[index]
+            switch checkouts.learners[index] {
+            case .failure(let notApplied):
+                return [Verdict(broken: notApplied.description)]
+            case .success(let checkout):
+                let row = try workspaces[job].grade(checkout, learner: mutant.id,
+                                                    resultsFile: checkouts.folder.appendingPathComponent("\(mutant.id).results.json"))
+                return [Verdict(mutant, graded: row, lesson: lesson.name)]
+            }
         }
-        let verdicts = zip(mutants, rows).map { mutant, row in [Verdict(mutant, graded: row, lesson: lesson.name)] }
         return MutantsCommand.tally(lesson, mutants: mutants, verdicts: verdicts, output: output)
     }
 
     /// One learner's checkout per mutant, `.lab/graded-mutants/<id>/Exercises/<Lesson>`: the reference solution with
-    /// the mutant's edits (a mutant that does not apply gets a checkout without the lesson, and is reported broken).
+    /// the mutant's edits; for a mutant whose edits do not apply, why (it is not graded).
     private static func writeCheckouts(of mutants: [MutantCatalog.Mutant], lesson: LessonCatalog.Lesson, kit: Kit) throws
-        -> (folder: URL, urls: [URL]) {
+        -> (folder: URL, learners: [Result<URL, MutantCatalog.CatalogError>]) {
         let folder = kit.stateFolder.appendingPathComponent("graded-mutants")
         try? FileManager.default.removeItem(at: folder)
         let solution = kit.root.appendingPathComponent("Solutions").appendingPathComponent(lesson.name)
-        let urls = try mutants.map { mutant -> URL in
+        let learners = try mutants.map { mutant -> Result<URL, MutantCatalog.CatalogError> in
             let checkout = folder.appendingPathComponent(mutant.id)
             let lessonFolder = checkout.appendingPathComponent("Exercises").appendingPathComponent(lesson.name)
             try FileManager.default.createDirectory(at: lessonFolder.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: solution, to: lessonFolder)
             do {
                 try mutant.apply(in: lessonFolder)
-            } catch is MutantCatalog.CatalogError {
-                try FileManager.default.removeItem(at: lessonFolder)
+                return .success(checkout)
+            } catch let notApplied as MutantCatalog.CatalogError {
+                return .failure(notApplied)
             }
-            return checkout
         }
-        return (folder, urls)
+        return (folder, learners)
     }
 }
 
@@ -56,10 +62,6 @@ extension Verdict {
     init(_ mutant: MutantCatalog.Mutant, graded row: ClassReport.Row, lesson: String) {
         guard let results = row.results else {
             self.init(broken: "could not be graded: \(row.notes.joined(separator: "; "))")
-            return
-        }
-        if let missing = row.notes.first(where: { $0.hasPrefix("no Exercises/") }) {
-            self.init(broken: "its edits do not apply (\(missing))")
             return
         }
         self.init(mutant, failures: results.tests.filter { $0.lesson == lesson && $0.outcome != .passed })

@@ -19,20 +19,19 @@ public enum MutantsCommand {
 
     public static func run(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
         let options = try MutantsOptions(arguments)
-        let (names, choice, repeats, jobs, graded) = (options.lessons, options.choice, options.repeats, options.jobs, options.graded)
         let kit = try Kit.here()
-        let lessons = names.isEmpty
+        let lessons = options.lessons.isEmpty
             ? kit.catalog.lessons.filter { FileManager.default.fileExists(atPath: MutantCatalog.file(for: $0.name, in: kit).path) }
-            : try names.map { try kit.lesson($0) }
+            : try options.lessons.map { try kit.lesson($0) }
         guard !lessons.isEmpty else { throw UsageError("no lesson has a mutant catalog (Tests/Mutants/<Lesson>.json)") }
 
         var ok = true
         var summaries: [String] = []
         try KitLock.during(kit, say: output) {
             for lesson in lessons {
-                let tally = graded
-                    ? try GradedMutants.measure(lesson, kit: kit, choice: choice, jobs: jobs, output: output)
-                    : try measure(lesson, kit: kit, choice: choice, repeats: repeats, jobs: jobs, output: output)
+                let tally = options.graded
+                    ? try GradedMutants.measure(lesson, kit: kit, choice: options.choice, jobs: options.jobs, output: output)
+                    : try measure(lesson, kit: kit, choice: options.choice, repeats: options.repeats, jobs: options.jobs, output: output)
                 summaries.append(tally.summary)
                 ok = ok && tally.acceptable
             }
