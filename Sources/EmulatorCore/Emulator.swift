@@ -125,10 +125,22 @@ public final class Emulator<Service: EmulatedService> {
     public static func resetStrayRequests() {
         HostRegistry.shared.resetStrayRequests()
     }
+
+    // MARK: Sessions still in use
+
+    /// How many emulators (of any service) were created so far: a mark for `sessions(createdAfter:)`.
+    public static var createdCount: Int { HostRegistry.shared.reservedCount }
+
+    /// The sessions of emulators (of any service) created after `mark` and not yet invalidated or released — where a
+    /// task the learner's code left running may still be on its way.
+    public static func sessions(createdAfter mark: Int) -> [URLSession] {
+        HostRegistry.shared.sessions(reservedAfter: mark)
+    }
 }
 
 /// How a transport reaches an emulator without knowing its service.
 protocol RequestProcessing: AnyObject {
+    var session: URLSession { get }
     func process(_ request: ServiceRequest, over transport: Transport) -> Processed
     /// The client went away before the answer to request `number` was delivered.
     func noteCancelled(_ number: Int)

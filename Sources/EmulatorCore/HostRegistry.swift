@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Which emulator answers for which host. Keyed by a unique host per instance, behind a lock, so tests stay
 /// isolated even when several emulators live at once and requests arrive on URLSession's own queues.
@@ -7,10 +10,15 @@ final class HostRegistry {
 
     private final class WeakEmulator {
         weak var emulator: RequestProcessing?
+        /// When the host was reserved, in `reserved` order.
+        let number: Int
+        init(number: Int) { self.number = number }
     }
 
     private let lock = NSLock()
     private var entries: [String: WeakEmulator] = [:]
+    /// How many hosts were ever reserved: marks "created since" for `sessions(reservedAfter:)`.
+    private(set) var reserved = 0
     private var strays: [RecordedRequest] = []
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -26,7 +34,8 @@ final class HostRegistry {
                 let hex = String(UInt32.random(in: .min ... .max), radix: 16)
                 let host = "lab-" + String(repeating: "0", count: 8 - hex.count) + hex + "." + domain
                 if entries[host] == nil {
-                    entries[host] = WeakEmulator()
+                    reserved += 1
+                    entries[host] = WeakEmulator(number: reserved)
                     return host
                 }
             }
@@ -45,6 +54,13 @@ final class HostRegistry {
         guard let host = host?.lowercased() else { return nil }
         return locked { entries[host]?.emulator }
     }
+
+    /// The sessions of the emulators still registered whose host was reserved after `mark` (a past `reservedCount`).
+    func sessions(reservedAfter mark: Int) -> [URLSession] {
+        locked { entries.values.filter { $0.number > mark }.compactMap { $0.emulator?.session } }
+    }
+
+    var reservedCount: Int { locked { reserved } }
 
     func recordStray(_ request: RecordedRequest) {
         locked { strays.append(request) }

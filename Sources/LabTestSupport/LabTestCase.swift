@@ -10,6 +10,7 @@ import LabMetadata
 /// - drops the noise of a test stopped by `TestStopped`;
 /// - re-checks, when the test ends, that no completion handler was called a second time late;
 /// - installs the tripwire that catches requests sent through a session other than the injected one;
+/// - lets a task the learner's code left running reach its own test's emulator before the next test (`RunningTasks`);
 /// - records the test's result in the `LAB_RESULTS` file, when that is set.
 open class LabTestCase: XCTestCase {
     /// Failures recorded by this test so far (after rewriting).
@@ -31,6 +32,8 @@ open class LabTestCase: XCTestCase {
         StubLog.reset()
         SessionTripwire.reset()
         FirebaseEmulator.resetStrayRequests()
+        // Teardown blocks run before tearDown(), where a lesson's test case releases its emulators.
+        addTeardownBlock { RunningTasks.letArrive(within: 1) }
     }
 
     override open func tearDown() {

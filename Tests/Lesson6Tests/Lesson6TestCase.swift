@@ -51,26 +51,8 @@ class Lesson6TestCase: LabTestCase {
     }
 
     override func tearDown() {
-        if let emulator = emulator { letRunningTasksArrive(emulator.session, within: 1) }
         emulator?.invalidate()
         super.tearDown()
-    }
-
-    /// A test that stopped early (a completion missed, on a busy machine) may leave a task of the learner's still on
-    /// its way: let it reach this test's emulator, rather than arrive once its host is gone, as a stray request the
-    /// next test would blame on its own call ("not under baseURL"). Bounded; at once when no task runs.
-    private func letRunningTasksArrive(_ session: URLSession, within seconds: TimeInterval) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            let listed = XCTestExpectation(description: "the session's tasks are listed")
-            let running = Box<Bool>()
-            session.getAllTasks { tasks in
-                running.set(tasks.contains { $0.state == .running })
-                listed.fulfill()
-            }
-            guard XCTWaiter().wait(for: [listed], timeout: 0.5) == .completed, running.get() == true else { return }
-            RunLoop.current.run(until: Date().addingTimeInterval(0.02))
-        }
     }
 
     /// JSONPlaceholder's published todos: 200, ids 1…200 (Fixtures/todos/README.md).
