@@ -54,6 +54,16 @@ final class InitFromDecoderTests: Lesson3TestCase {
         try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-put-then-posted.json (keys 0 to 7 from a PUT, then four POSTs)", log: log)
     }
 
+    func test_initFrom_keepsAMessageSentTwice() throws {
+        let (thread, json, log) = try decodeThread("lesson3/thread-burst.json")
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-burst.json (Spencer sent \"Count me in\" twice)", log: log, checkingOrder: false)
+    }
+
+    func test_initFrom_ordersMessagesWithinOneSecond_oldestFirst() throws {
+        let (thread, json, log) = try decodeThread("lesson3/thread-burst.json")
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-burst.json (eight of its twelve messages within one second)", log: log)
+    }
+
     func test_initFrom_keepsUnicodeAndEmojiExactly() throws {
         let path = "lesson3/thread-unicode.json"
         let (thread, json, log) = try decodeThread(path)

@@ -322,6 +322,15 @@ class Lesson3TestCase: LabTestCase {
                 if let gave = log?.calls(forKey: "messages").first(where: { $0.count == expected.count }) {
                     cause = " \(gave.description) gave \(expected.count) message(s), but init(from:) kept only \(actual.count) of them."
                 }
+                // A message that looks like another one (the same sender and text, sent twice) is still its own message.
+                let dropped = expected.filter { want in !actual.contains(want) }
+                if let twin = dropped.first(where: { want in actual.contains { $0.sender == want.sender && $0.text == want.text } }) {
+                    cause += """
+                         It dropped a message whose sender and text another message also has (\(twin.sender)'s \
+                        \(twin.text.debugDescription), sent twice): each child of `messages` is its own message — keep \
+                        every one, even when two look alike.
+                        """
+                }
                 if let object = json["messages"].objectValue {
                     // Which children it kept: those under push IDs ("-…"), or those under the 0, 1, 2 of a PUT.
                     func children(underPushIDs: Bool) -> [MessageThread.Message] {
@@ -387,8 +396,15 @@ class Lesson3TestCase: LabTestCase {
         }
         guard checkingOrder, actual != expected else { return }
         var cause = "A dictionary (and a JSON object) has no order: sort the messages by timestamp, oldest first, whichever shape they came in."
+        let wholeSeconds = actual.map { $0.timestamp.timeIntervalSinceReferenceDate.rounded(.down) }
         if actual == expected.reversed() {
             cause = "That is newest first: sort in ascending order of timestamp."
+        } else if wholeSeconds == wholeSeconds.sorted() {
+            cause = """
+                Second by second the order is right, but not within a second: the sort compared whole seconds (or \
+                text with seconds in it, such as a date's description). Compare the full timestamps: \
+                `$0.timestamp < $1.timestamp`.
+                """
         } else if let array = json["messages"].arrayValue, actual == array.compactMap(Self.referenceMessage) {
             cause = "That is the array's own order, which need not be chronological (another app PUT it): sort after reading either shape, array or object."
         } else if let object = json["messages"].objectValue,
