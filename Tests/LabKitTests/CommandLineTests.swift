@@ -47,7 +47,13 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(run(["--hlep"]).printed.contains("Did you mean `lab --help`?"))
         let far = run(["frobnicate"]).printed
         XCTAssertFalse(far.contains("Did you mean"), far)
-        XCTAssertTrue(far.contains("Commands: check, hint, watch, serve, grade, generate, new-lesson, lint, mutants, solutions-copy."), far)
+        XCTAssertTrue(far.contains("Commands: progress, check, hint, watch, serve, grade, generate, new-lesson, lint, mutants, solutions-copy."), far)
+    }
+
+    func test_progressIsAlsoACommandsName_andPointsAtCheckForOneLesson() {
+        XCTAssertEqual(run(["progress", "Lesson2"]).printed,
+                       "lab progress: progress covers every lesson; for one lesson, `lab check Lesson2`. See `lab --help`.")
+        XCTAssertEqual(run(["progress", "--verbose"]).printed, "lab progress: unknown option --verbose. See `lab --help`.")
     }
 
     func test_aLessonTypedAsACommandSuggestsCheckingIt() {

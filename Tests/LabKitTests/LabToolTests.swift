@@ -47,7 +47,7 @@ final class LabToolTests: XCTestCase {
     func test_unknownCommandsAndLessonsAnswerWithTheValidOnes() {
         var printed: [String] = []
         XCTAssertEqual(LabCommandLine.run(["frobnicate"]) { printed.append($0) }, 2)
-        XCTAssertTrue(printed.joined().contains("Commands: check, hint"), printed.joined())
+        XCTAssertTrue(printed.joined().contains("Commands: progress, check, hint"), printed.joined())
         printed = []
         XCTAssertEqual(LabCommandLine.run(["check"]) { printed.append($0) }, 2)
         XCTAssertTrue(printed.joined().contains("Valid lessons: Lesson1"), printed.joined())

@@ -28,7 +28,7 @@ public enum LabCommandLine {
         Lessons are named Lesson1, Lesson2, … or just 1, 2, … (L1, lesson1 and "Lesson 1" work too).
         """
 
-    static let commands = ["check", "hint", "watch", "serve", "grade", "generate", "new-lesson", "lint", "mutants", "solutions-copy", "--help"]
+    static let commands = ["progress", "check", "hint", "watch", "serve", "grade", "generate", "new-lesson", "lint", "mutants", "solutions-copy", "--help"]
 
     /// The lines of `help` that describe `command` (`lab serve --help`: only `lab serve …` and what follows it), with
     /// a pointer to the rest; nil for a command `help` does not describe.
@@ -64,7 +64,7 @@ public enum LabCommandLine {
         }
         do {
             switch command {
-            case "": return try LearnerCommands.progress(rest, output: output)
+            case "", "progress": return try LearnerCommands.progress(rest, output: output)
             case "--help", "-h", "help":
                 output(help)
                 return 0

@@ -4,7 +4,7 @@ import LabMetadata
 /// `lab`, `lab check`, `lab hint`, `lab watch`: the learner's loop.
 public enum LearnerCommands {
     public static let usage = """
-          lab                     your progress: every lesson's status and points, and what to do next
+          lab [progress]          your progress: every lesson's status and points, and what to do next
           lab check <lesson>      run one lesson's tests: what passes, the first failure, a hint
           lab hint <lesson>       the next hint for the lesson's first unfinished exercise (one at a time)
           lab hint <lesson> <n>   hint n again, of the exercise whose hint you saw last; `--again`: all seen so far
@@ -15,8 +15,13 @@ public enum LearnerCommands {
 
     /// `lab`: runs every lesson and prints where the learner stands.
     public static func progress(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
-        guard arguments.isEmpty else { throw UsageError("unknown option \(arguments[0])") }
         let kit = try Kit.here()
+        if let first = arguments.first {
+            if let lesson = kit.catalog.lesson(named: first) {
+                throw UsageError("progress covers every lesson; for one lesson, `lab check \(lesson.name)`")
+            }
+            throw UsageError("unknown option \(first)")
+        }
         guard let firstLesson = kit.catalog.lessons.first else {
             output("lessons.json lists no lessons yet: nothing to run.")
             return 1
