@@ -131,12 +131,13 @@ class Lesson4TestCase: LabTestCase {
             if completed.isSet && emulator.requests.count == requestsBefore {
                 if let wrongPlace = TrafficReport(emulator).wrongPlace(Self.fetch, baseURL: emulator.baseURL) {
                     XCTFail(wrongPlace, file: file, line: line)
-                } else if let urlError = firstError as? URLError {
+                } else if let urlError = Self.urlError(in: firstError) {
                     XCTFail("""
-                        fetchMessageThreads's completion got URLError(\(urlError.code.rawValue)) although no request \
-                        reached the emulator through the controller's `session`: the request went elsewhere (a session \
-                        of your own, or a URL not built from `baseURL`). Use `session.dataTask(with:)` with a URL built \
-                        from `baseURL`. See LESSONS.md §4.6.
+                        fetchMessageThreads's completion got \(firstError is URLError ? "" : "an error caused by ")\
+                        URLError(\(urlError.code.rawValue)) although no request reached the emulator through the \
+                        controller's `session`: the request went elsewhere (a session of your own, `Data(contentsOf:)`, \
+                        or a URL not built from `baseURL`). Use `session.dataTask(with:)` with a URL built from \
+                        `baseURL`. See LESSONS.md §4.6.
                         """, file: file, line: line)
                 }
             }
@@ -144,6 +145,23 @@ class Lesson4TestCase: LabTestCase {
         settle()
         listSeenByCompletion = seen
         return error
+    }
+
+    /// The URLError `error` is, or was caused by (`NSUnderlyingErrorKey`, as `Data(contentsOf:)` wraps a failed
+    /// download in a CocoaError), or nil.
+    static func urlError(in error: Error?) -> URLError? {
+        var next = error
+        for _ in 0..<5 {
+            guard let current = next else { return nil }
+            if let urlError = current as? URLError { return urlError }
+            let nsError = current as NSError
+            if nsError.domain == NSURLErrorDomain {
+                let code: URLError.Code? = URLError.Code(rawValue: nsError.code)  // failable on Linux only
+                return URLError(code ?? .unknown)
+            }
+            next = nsError.userInfo[NSUnderlyingErrorKey] as? Error
+        }
+        return nil
     }
 
     /// Waits (briefly) until the emulator session's queue has run everything queued so far, then runs the main queue.
