@@ -44,6 +44,18 @@ final class CrashReportTests: XCTestCase {
         XCTAssertFalse(report.explanation.contains("force unwrap"), report.explanation)
     }
 
+    func test_aTaskOnAnInvalidatedSession_saysNotToInvalidateTheGivenSession() throws {
+        let output = ["Foundation/URLSession.swift:312: Fatal error: Session invalidated",
+                      "*** Program crashed: System trap at 0x000055d1 ***", "Thread 0 crashed:",
+                      Self.frame(0, "URLSession.dataTask(with:completionHandler:)", "/swift/URLSession.swift:312"),
+                      Self.frame(1, "MessageThreadController.fetchMessageThreads(completion:)", "/kit/Exercises/Lesson4/FetchMessageThreads.swift:24:17")].joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertEqual(report.place, "Exercises/Lesson4/FetchMessageThreads.swift:24")
+        XCTAssertTrue(report.explanation.contains("finishTasksAndInvalidate()"), report.explanation)
+        XCTAssertTrue(report.explanation.contains("Fatal error: Session invalidated"), report.explanation)
+        XCTAssertFalse(report.explanation.contains("force unwrap"), report.explanation)
+    }
+
     func test_noReport_noFrameOfTheLearners() {
         XCTAssertNil(CrashReport(output: "Test Case 'A.b' started\n"))
         let kitOnly = CrashReport(output: "*** Program crashed: Bad pointer dereference at 0x0 ***\nThread 0 crashed:\n" + Self.frame(0, "f()", "/kit/Tests/X.swift:3"))

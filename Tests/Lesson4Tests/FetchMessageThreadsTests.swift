@@ -128,7 +128,9 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
             The database was emptied since the last fetch, and GET /.json answered `null`, and fetchMessageThreads \
             called completion(nil), but `messageThreads` still holds \(controller.messageThreads.count) thread(s). \
             `null` is a successful answer meaning "no threads": it replaces the list with an empty one, like any other \
-            database replaces it. See LESSONS.md §4.3.
+            database replaces it. (Code that calls completion(nil) when decoding fails gets here too: `null` does not \
+            decode as a non-optional `[String: MessageThread]`, and that decoding error was swallowed. Decode an \
+            optional dictionary, and pass decoding errors to the completion, §4.6.) See LESSONS.md §4.3.
             """)
     }
 

@@ -131,12 +131,13 @@ class Lesson4TestCase: LabTestCase {
             if completed.isSet && emulator.requests.count == requestsBefore {
                 if let wrongPlace = TrafficReport(emulator).wrongPlace(Self.fetch, baseURL: emulator.baseURL) {
                     XCTFail(wrongPlace, file: file, line: line)
-                } else if let urlError = firstError as? URLError {
+                } else if let urlError = Self.urlError(in: firstError) {
                     XCTFail("""
-                        fetchMessageThreads's completion got URLError(\(urlError.code.rawValue)) although no request \
-                        reached the emulator through the controller's `session`: the request went elsewhere (a session \
-                        of your own, or a URL not built from `baseURL`). Use `session.dataTask(with:)` with a URL built \
-                        from `baseURL`. See LESSONS.md §4.6.
+                        fetchMessageThreads's completion got \(firstError is URLError ? "" : "an error caused by ")\
+                        URLError(\(urlError.code.rawValue)) although no request reached the emulator through the \
+                        controller's `session`: the request went elsewhere (a session of your own, `Data(contentsOf:)`, \
+                        or a URL not built from `baseURL`). Use `session.dataTask(with:)` with a URL built from \
+                        `baseURL`. See LESSONS.md §4.6.
                         """, file: file, line: line)
                 }
             }
@@ -144,6 +145,23 @@ class Lesson4TestCase: LabTestCase {
         settle()
         listSeenByCompletion = seen
         return error
+    }
+
+    /// The URLError `error` is, or was caused by (`NSUnderlyingErrorKey`, as `Data(contentsOf:)` wraps a failed
+    /// download in a CocoaError), or nil.
+    static func urlError(in error: Error?) -> URLError? {
+        var next = error
+        for _ in 0..<5 {
+            guard let current = next else { return nil }
+            if let urlError = current as? URLError { return urlError }
+            let nsError = current as NSError
+            if nsError.domain == NSURLErrorDomain {
+                let code: URLError.Code? = URLError.Code(rawValue: nsError.code)  // failable on Linux only
+                return URLError(code ?? .unknown)
+            }
+            next = nsError.userInfo[NSUnderlyingErrorKey] as? Error
+        }
+        return nil
     }
 
     /// Waits (briefly) until the emulator session's queue has run everything queued so far, then runs the main queue.
@@ -243,6 +261,13 @@ class Lesson4TestCase: LabTestCase {
                 <baseURL>/.json. See LESSONS.md §4.1.
                 """
         }
+        if request.path == "/." {
+            return """
+                fetchMessageThreads sent \(request.summary): the URL \(request.url.absoluteString) ends in `..json`, \
+                which Firebase reads as a path named ".", not the root. `appendingPathExtension` takes the extension \
+                without its dot: `baseURL.appendingPathExtension("json")` gives <baseURL>/.json. See LESSONS.md §4.1.
+                """
+        }
         if request.path != "/" {
             return """
                 fetchMessageThreads asked for \(request.path).json (\(request.summary)), but the threads are the \
@@ -306,7 +331,18 @@ class Lesson4TestCase: LabTestCase {
             return """
                 fetchMessageThreads decoded the database as an array, but GET /.json answers an object keyed by \
                 thread identifiers ({"695398C4-…": {…}, …}), and decoding failed (\(oneLine(error))). Decode a \
-                dictionary from identifier to MessageThread and take its values. See LESSONS.md §4.2.
+                dictionary from identifier to MessageThread and take its values: `[String: MessageThread]`. (A \
+                dictionary whose keys are not String or Int, such as `[UUID: MessageThread]`, is read by JSONDecoder \
+                as an array of keys and values, and fails the same way.) See LESSONS.md §4.2.
+                """
+        }
+        if case .keyNotFound(let key, let context) = error, context.codingPath.isEmpty,
+           ["title", "identifier"].contains(key.stringValue) {
+            return """
+                fetchMessageThreads decoded the database as one MessageThread, and decoding failed because the \
+                answer has no `\(key.stringValue)` of its own (\(oneLine(error))). GET /.json answers every thread: \
+                an object keyed by thread identifiers ({"695398C4-…": {…}, …}). Decode `[String: MessageThread]` \
+                and take its values. See LESSONS.md §4.2.
                 """
         }
         var failedAt = Self.codingPath(of: error)
@@ -389,6 +425,18 @@ class Lesson4TestCase: LabTestCase {
         if got.messages.count != wanted.messages.count {
             return "\(head) it has \(got.messages.count) message(s); the database has \(wanted.messages.count). \(tail)"
         }
+        func byContent(_ messages: [MessageThread.Message]) -> [MessageThread.Message] {
+            messages.sorted { ($0.timestamp, $0.text, $0.sender) < ($1.timestamp, $1.text, $1.sender) }
+        }
+        if byContent(got.messages) == byContent(wanted.messages) {
+            return """
+                \(head) it has the same messages, in another order (its first is \
+                \(got.messages.first.map { "\"\($0.text)\"" } ?? "none"), the database's oldest is \
+                \(wanted.messages.first.map { "\"\($0.text)\"" } ?? "none")). The given model keeps `messages` oldest \
+                first; leave them in that order (a view that shows the newest first can reverse them itself). \
+                See LESSONS.md §4.2.
+                """
+        }
         let gotTimes = got.messages.map(\.timestamp), wantedTimes = wanted.messages.map(\.timestamp)
         if gotTimes != wantedTimes, got.messages.map(\.text) == wanted.messages.map(\.text),
            got.messages.map(\.sender) == wanted.messages.map(\.sender) {
@@ -424,6 +472,10 @@ class Lesson4TestCase: LabTestCase {
              by { $0.localizedCompare($1) == .orderedAscending }),
             ("sorted with a localized comparison (`localizedCaseInsensitiveCompare`); this exercise wants String's own `<`, the same on every machine",
              by { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }),
+            ("sorted case- and diacritic-insensitively (`.caseInsensitive, .diacriticInsensitive`); this exercise sorts with String's own `<`, so \"Zebra\" comes before \"apple\" and \"Émile\" after both",
+             by { $0.compare($1, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedAscending }),
+            ("sorted case- and diacritic-insensitively (`folding(options: [.caseInsensitive, .diacriticInsensitive], …)`); this exercise sorts with String's own `<`, so \"Zebra\" comes before \"apple\" and \"Émile\" after both",
+             by { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) < $1.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }),
             ("sorted with Foundation's `compare(_:)`, which orders some characters differently from String's `<`; use `<`",
              by { $0.compare($1) == .orderedAscending }),
         ]
@@ -463,6 +515,7 @@ class Lesson4TestCase: LabTestCase {
             { $0.localizedStandardCompare($1) },
             { $0.localizedCompare($1) },
             { $0.compare($1) },
+            { $0.compare($1, options: [.caseInsensitive, .diacriticInsensitive]) },
         ]
         let pairs = zip(titles, titles.dropFirst())
         return comparisons.contains { compare in

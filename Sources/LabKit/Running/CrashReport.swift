@@ -92,6 +92,10 @@ struct CrashReport: Equatable {
         if reason.contains("CONTINUATION MISUSE"), let function = function, let place = place {
             return " in your code, in `\(function)` at \(place)\(reasonText): a continuation must be resumed exactly once on every path — `return` after each `resume(…)`, or resume once with a `Result`."
         }
+        if reason.contains("Session invalidated") {
+            let whereText = function.flatMap { function in place.map { " in your code, in `\(function)` at \($0)" } } ?? ""
+            return "\(whereText)\(reasonText): a task was made on a URLSession that had been invalidated — by `finishTasksAndInvalidate()` or `invalidateAndCancel()` — and Foundation stops the program then. Do not invalidate the session you were given: it is not yours to end, and every later request through it crashes."
+        }
         if let function = function, let place = place {
             return " in your code, in `\(function)` at \(place)\(reasonText): often a force unwrap (!) of nil, an index out of range, or a fatalError."
         }

@@ -37,7 +37,8 @@ enum WatchedProcess {
     static let outputKept = 2 << 20
 
     static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:],
-                    removing removed: Set<String> = [], silence: TimeInterval? = nil, progress: (() -> Int)? = nil,
+                    removing removed: Set<String> = [], silence: TimeInterval? = nil, startup: TimeInterval = 0,
+                    progress: (() -> Int)? = nil,
                     limit: TimeInterval = 900, input: Data? = nil, descriptor3: URL? = nil) throws -> Outcome {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
@@ -50,6 +51,9 @@ enum WatchedProcess {
         let started = Date()
         var lastMark: String?
         var lastChange = Date()
+        // Until the first progress the process is also starting (loading, its first URLSession), which on a machine
+        // loaded many times over its cores can take seconds of its own: `startup` more, before the first progress.
+        var marks = 0
         var killed: String?
         var status: Int32 = 0
         while true {
@@ -59,8 +63,9 @@ enum WatchedProcess {
             // on average, before the next step could start); then less often.
             Thread.sleep(forTimeInterval: Date().timeIntervalSince(started) < 2 ? 0.01 : 0.05)
             let mark = progress.map { "\($0())" } ?? Self.mark(of: log)
-            if mark != lastMark { lastMark = mark; lastChange = Date() }
-            if killed == nil, let silence = silence, Date().timeIntervalSince(lastChange) > silence {
+            if mark != lastMark { lastMark = mark; lastChange = Date(); marks += 1 }
+            if killed == nil, let silence = silence,
+               Date().timeIntervalSince(lastChange) > silence + (marks <= 1 ? startup : 0) {
                 killed = "silent for \(Int(silence)) s"
             } else if killed == nil, Date().timeIntervalSince(started) > limit {
                 killed = "over \(Int(limit)) s"
