@@ -64,6 +64,28 @@ final class MessagesTests: Lesson7TestCase {
             """)
     }
 
+    /// Issue 20 (fetchMessages written as a call of fetchNewMessages): a second fetch, the room's screen opened
+    /// again, still asks for every message.
+    func test_fetchMessages_again_givesEveryMessageAgain() throws {
+        seedConversation()
+        _ = try requireSuccess(try fetchMessages(1, setup: "fetching twice"), of: Self.fetchMessages, setup: "fetching twice")
+        emulator.seedMessage("Welcome, Ada", in: 1, from: "grace")
+        let before = emulator.requests.count
+        let fetched = try fetchMessages(1)
+        let sent = emulator.requests.dropFirst(before)
+        guard sent.count == 1, let request = sent.first else {
+            return XCTFail("The second fetchMessages(inRoom: 1) should send exactly one request; it sent \(sent.count). Requests: \(summary). See LESSONS.md §7.5.")
+        }
+        let all = messages(in: 1)
+        var gave = "called \(fetched.described)"
+        if case .success(let messages) = fetched { gave = "gave \(messages.map(\.id))" }
+        XCTAssertTrue(request.query["since"] == nil && gave == "gave \(all.map(\.id))", """
+            A second fetchMessages(inRoom: 1) sent \(request.summary) and \(gave). fetchMessages asks for every message \
+            of the room, each time: no `since`, and all of \(all.map(\.id)). Only fetchNewMessages asks for the new ones \
+            (both remember the newest id they delivered). See LESSONS.md §7.5.
+            """)
+    }
+
     // MARK: fetchNewMessages
 
     func test_fetchNewMessages_firstPoll_sendsNoSince_andGivesEveryMessage() throws {
