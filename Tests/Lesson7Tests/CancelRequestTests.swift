@@ -221,6 +221,37 @@ final class CancelRequestTests: Lesson7TestCase {
         withExtendedLifetime(service) {}
     }
 
+    /// Issue 20 (the whole completion handler under the service's lock, closures included): a call started from
+    /// inside a success closure — join a room, then fetch its messages — must not wait for that lock.
+    func test_cancelRequest_aCallStartedInsideAClosure_isNotBlocked() throws {
+        let service = self.service!
+        service.cancelRequest(RequestID())  // an id it does not know: nothing happens
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        let entered = Flag(), returned = Flag()
+        let outer = CallLog<[Room]>(), inner = CallLog<[Room]>()
+        service.fetchRooms(success: { rooms in
+            entered.set()
+            service.fetchRooms(success: inner.success, failure: inner.failure)
+            returned.set()
+            outer.success(rooms)
+        }, failure: outer.failure)
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        _ = eventually { returned.isSet || !outer.calls.isEmpty }
+        guard entered.isSet else {
+            throw fail("""
+                setup: calling from inside a closure needs fetchRooms to succeed, and it \
+                \(outer.calls.first.map { "called \($0.outcome.described)" } ?? "called neither closure within 2 s"). \
+                Requests: \(summary). See \(Self.fetchRooms.reference).
+                """)
+        }
+        XCTAssertTrue(returned.isSet && eventually { !inner.calls.isEmpty }, """
+            fetchRooms's success closure started another fetchRooms, and that call \
+            \(returned.isSet ? "never ended" : "did not even return"): the closures are called while the service's lock \
+            (or queue) is held, so a call made from inside one waits for it forever. Take what you need from the shared \
+            state under the lock, release it, then call success or failure. See LESSONS.md §7.6.
+            """)
+    }
+
     /// Issue 20 (resume() before the task is stored under its id): an answer can come before resume() returns —
     /// through a session of the test's own that answers at once — and its handler must still find its call.
     func test_cancelRequest_anAnswerThatComesAtOnce_stillEndsItsCall() throws {

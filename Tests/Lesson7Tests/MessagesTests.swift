@@ -156,6 +156,34 @@ final class MessagesTests: Lesson7TestCase {
             """)
     }
 
+    /// Issue 20 (the newest id remembered after calling success): a poll started from inside a poll's success —
+    /// an app that polls again as soon as one ends — must already ask for what came after.
+    func test_fetchNewMessages_pollFromInsideSuccess_asksSinceTheNewest() throws {
+        seedConversation()
+        let service = self.service!
+        let inner = CallLog<[Message]>()
+        _ = try requireSuccess(try call(Self.fetchNewMessages, setup: "polling from inside a poll") { log in
+            service.fetchNewMessages(inRoom: 1, success: { messages in
+                // The next poll starts while this success closure runs (on another thread, so that a service that
+                // calls closures under its lock is not stuck here: that is §7.6's test).
+                let started = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    service.fetchNewMessages(inRoom: 1, success: inner.success, failure: inner.failure)
+                    started.signal()
+                }
+                _ = started.wait(timeout: .now() + 0.5)
+                log.success(messages)
+            }, failure: log.failure)
+        }, of: Self.fetchNewMessages, setup: "polling from inside a poll")
+        _ = eventually { !inner.calls.isEmpty }
+        let second = emulator.requests.dropFirst().first
+        XCTAssertTrue(second?.query["since"] == "3", """
+            A poll of room 1 delivered messages 1 and 3, and while its success closure ran the app polled again; that poll sent \
+            \(second?.summary ?? "no request"). When success runs, the newest id it delivers must already be \
+            remembered: ?since=3. Update the newest id first, then call success. See LESSONS.md §7.5.
+            """)
+    }
+
     // MARK: postMessage
 
     func test_postMessage_POSTsTheTextToTheRoomsMessages() throws {
