@@ -50,6 +50,23 @@ final class CancelRequestTests: Lesson7TestCase {
         if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }
     }
 
+    /// Whether `cancelRequest` of an id the service does not know, called on another thread, is still inside the
+    /// service 0.5 s later: a lock that is never unlocked (that thread stays blocked; the test ends without it).
+    /// `session`: first let its delegate queue run what it already has (a cancelled call's completion handler).
+    func lockNeverFreed(_ service: ChatCaveService, after session: URLSession?) -> Bool {
+        if let queue = session?.delegateQueue {
+            let ran = Flag()
+            queue.addOperation { ran.set() }
+            _ = eventually(within: 0.5) { ran.isSet }
+        }
+        let returned = Flag()
+        DispatchQueue.global().async {
+            service.cancelRequest(RequestID())
+            returned.set()
+        }
+        return !eventually(within: 0.5) { returned.isSet }
+    }
+
     func wasCancelled(_ index: Int, waiting: TimeInterval = 2) -> Bool {
         eventually(within: waiting) { emulator.requests[index].wasCancelled }
     }
@@ -107,7 +124,19 @@ final class CancelRequestTests: Lesson7TestCase {
         }
         try cancel(middle.id)
         _ = wasCancelled(middle.index)
-        settle()
+        // Issue 20 (`lock.lock(); guard … else { return }` with no unlock on that path): the cancelled call's
+        // handler kept the service's lock, so every later call, and the other calls' handlers, wait for it forever.
+        let stuck = lockNeverFreed(service, after: emulator.session)
+        if !stuck { settle() }
+        if stuck || lockNeverFreed(service, after: nil) {
+            throw fail("""
+                After cancelRequest, the service's lock stayed locked: cancelRequest of an unknown id, called on another \
+                thread, did not return — it waits for a lock that is never unlocked, as would every later call and the \
+                other calls' completion handlers. The cancelled call's completion handler returned with the lock still \
+                locked: every `lock.lock()` needs its `unlock()` on every path out (`lock.lock(); defer { lock.unlock() }`, \
+                or unlock before each `return`). See LESSONS.md §7.6.
+                """)
+        }
         let cancelled = [first, middle, last].map { emulator.requests[$0.index].wasCancelled }
         let answered = [first, last].map { call -> Bool in
             if case .success? = call.log.calls.first?.outcome { return true }
@@ -162,15 +191,83 @@ final class CancelRequestTests: Lesson7TestCase {
                 See \(Self.fetchRooms.reference).
                 """)
         }
+        // Two calls that fail: a task is forgotten on every path through the handler, not only on success.
+        let answered = session.tasksMade.count
+        session.answerStatus = 500
+        let failing = (0..<2).map { _ in CallLog<Void>() }
+        for log in failing { service.fetchRooms(success: { _ in log.success(()) }, failure: log.failure) }
+        guard eventually(within: 2, { failing.allSatisfy { !$0.calls.isEmpty } }) else {
+            throw fail("""
+                setup: forgetting finished calls needs two fetchRooms calls that fail (500), and \
+                \(failing.filter { $0.calls.isEmpty }.count) of them called neither closure within 2 s. \
+                See \(Self.fetchRooms.reference).
+                """)
+        }
         let tasks = session.tasksMade
         guard !tasks.isEmpty else { return }  // No URLSessionTask of this session's: Swift concurrency's own tasks.
         _ = eventually(within: 0.5) { session.tasksMade.allSatisfy { $0.isGone } }
         let kept = session.tasksMade.filter { !$0.isGone }.count
+        let keptFailed = session.tasksMade.dropFirst(answered).filter { !$0.isGone }.count
+        // Issue 20 (the task forgotten only on the success path).
+        let onlyFailed = keptFailed > 0 && kept == keptFailed
         XCTAssertEqual(kept, 0, """
-            Four fetchRooms calls ended (three answered, one cancelled), and the service still holds \(kept) of their \
-            \(tasks.count) URLSessionTasks: a finished call's task is never forgotten, so the service grows with every \
-            call it ever made. Remove a call's task from the tasks by id when it finishes (in the completion handler) \
-            and when cancelRequest cancels it. See LESSONS.md §7.6.
+            Six fetchRooms calls ended (three answered, one cancelled, two failed with 500), and the service still \
+            holds \(kept) of their \(tasks.count) URLSessionTasks\(onlyFailed ? ": those of the calls that failed" : ""): \
+            \(onlyFailed ? "a task is forgotten only when its call succeeds" : "a finished call's task is never forgotten"), \
+            so the service grows with every call it ever made. Remove a call's task from the tasks by id when it \
+            finishes — first thing in the completion handler, before any path returns, failure paths too — and when \
+            cancelRequest cancels it. See LESSONS.md §7.6.
+            """)
+        withExtendedLifetime(service) {}
+    }
+
+    /// Issue 20 (the whole completion handler under the service's lock, closures included): a call started from
+    /// inside a success closure — join a room, then fetch its messages — must not wait for that lock.
+    func test_cancelRequest_aCallStartedInsideAClosure_isNotBlocked() throws {
+        let service = self.service!
+        service.cancelRequest(RequestID())  // an id it does not know: nothing happens
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        let entered = Flag(), returned = Flag()
+        let outer = CallLog<[Room]>(), inner = CallLog<[Room]>()
+        service.fetchRooms(success: { rooms in
+            entered.set()
+            service.fetchRooms(success: inner.success, failure: inner.failure)
+            returned.set()
+            outer.success(rooms)
+        }, failure: outer.failure)
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        _ = eventually { returned.isSet || !outer.calls.isEmpty }
+        guard entered.isSet else {
+            throw fail("""
+                setup: calling from inside a closure needs fetchRooms to succeed, and it \
+                \(outer.calls.first.map { "called \($0.outcome.described)" } ?? "called neither closure within 2 s"). \
+                Requests: \(summary). See \(Self.fetchRooms.reference).
+                """)
+        }
+        XCTAssertTrue(returned.isSet && eventually { !inner.calls.isEmpty }, """
+            fetchRooms's success closure started another fetchRooms, and that call \
+            \(returned.isSet ? "never ended" : "did not even return"): the closures are called while the service's lock \
+            (or queue) is held, so a call made from inside one waits for it forever. Take what you need from the shared \
+            state under the lock, release it, then call success or failure. See LESSONS.md §7.6.
+            """)
+    }
+
+    /// Issue 20 (resume() before the task is stored under its id): an answer can come before resume() returns —
+    /// through a session of the test's own that answers at once — and its handler must still find its call.
+    func test_cancelRequest_anAnswerThatComesAtOnce_stillEndsItsCall() throws {
+        let session = ThreadsSession.make(configuration: emulator.session.configuration)
+        defer { session.invalidateAndCancel() }
+        session.answersAtOnce = true
+        let service = ChatCaveService(baseURL: emulator.baseURL, session: session, credentials: Self.ada)
+        service.cancelRequest(RequestID())  // an id it does not know: nothing happens
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        let log = CallLog<Void>()
+        service.fetchRooms(success: { _ in log.success(()) }, failure: log.failure)
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        XCTAssertTrue(eventually(within: 2) { !log.calls.isEmpty }, """
+            fetchRooms, through a session whose answer came at once (before `resume()` returned), called neither \
+            closure: its completion handler ran before the task was stored under its id, found no id, and took the \
+            call for cancelled. Store the task under its id first, then call `resume()`. See LESSONS.md §7.6.
             """)
         withExtendedLifetime(service) {}
     }

@@ -131,6 +131,16 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
     private var made: [Made] = []
     /// Set before the first call (callFromManyThreads leaves it off: its threads should meet in the service only).
     var tracksTasks = false
+    /// Answer inside `resume()`, before it returns (as a session may, when the answer is already there): the handler
+    /// runs on the answers queue at once, and `resume()` waits for it (at most 0.2 s: a `resume()` called under the
+    /// service's own lock must not wait for a handler that needs that lock). Set before the first call.
+    var answersAtOnce = false
+    private var status = 200
+    /// The status of the answers from now on: 200 with `[]`, or this status with ChatCave's `{"error": …}`.
+    var answerStatus: Int {
+        get { madeLock.lock(); defer { madeLock.unlock() }; return status }
+        set { madeLock.lock(); status = newValue; madeLock.unlock() }
+    }
     /// Every data task this session made (not the emulator's) while `tracksTasks`, weakly.
     var tasksMade: [Made] {
         madeLock.lock()
@@ -162,11 +172,22 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
 
         override func resume() {
             let url = request.url ?? URL(fileURLWithPath: "/")
-            owner.answers.asyncAfter(deadline: .now() + ThreadsSession.latency) { [self] in
-                let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+            let status = owner.answerStatus
+            let answer = { [self] in
+                let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1",
                                                headerFields: ["Content-Type": "application/json"])
-                take()?(Data("[]".utf8), response, nil)
+                let body = status == 200 ? "[]" : "{\"error\": \"the chat server is down\"}"
+                take()?(Data(body.utf8), response, nil)
             }
+            guard owner.answersAtOnce else {
+                return owner.answers.asyncAfter(deadline: .now() + ThreadsSession.latency, execute: answer)
+            }
+            let answered = DispatchSemaphore(value: 0)
+            owner.answers.async {
+                answer()
+                answered.signal()
+            }
+            _ = answered.wait(timeout: .now() + 0.2)
         }
 
         override func cancel() {

@@ -57,6 +57,11 @@ class Lesson7TestCase: LabTestCase {
         start(log)
         _ = eventually { !log.calls.isEmpty || !StubLog.recorded.isEmpty }
         if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }  // LabTestCase says "not started"
+        // A closure called at once, before the request even reached the emulator (success() right after resume()):
+        // give the request a moment to arrive, so the check below sees the closure came before the answer.
+        if !log.calls.isEmpty, emulator.requests.count == before {
+            _ = eventually(within: 0.3) { emulator.requests.count > before }
+        }
         let problem = { (why: String) -> TestStopped in
             self.fail(setup.map { "setup: \($0) needs \(exercise.function) to work, and it did not: \(why)" } ?? why,
                       file: file, line: line)
@@ -206,6 +211,15 @@ class Lesson7TestCase: LabTestCase {
             return """
                 \(exercise.function) called neither closure within 2 s, and no request reached the emulator: was the \
                 data task started (`resume()`)? Or the code returned early without calling `failure`. See \(exercise.reference).
+                """
+        }
+        if let lost = last.response.transportError {
+            // `guard let data = data, let http = response as? HTTPURLResponse else { return }` before the error check.
+            return """
+                \(exercise.function) called neither closure within 2 s: the connection was lost (\(last.summary)), so the \
+                data task's completion handler got error URLError(\(lost.code.rawValue)) with no data and no response, and \
+                returned without a word. Check `error` first and call failure(.transport(error)); a `guard let data` or \
+                `response as? HTTPURLResponse` before that check ends there. See \(exercise.reference).
                 """
         }
         // Issue 20 (caidence/beans' `guard let mime = response.mimeType, mime == "application/json" else { return }`).

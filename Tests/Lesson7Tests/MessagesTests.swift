@@ -64,6 +64,28 @@ final class MessagesTests: Lesson7TestCase {
             """)
     }
 
+    /// Issue 20 (fetchMessages written as a call of fetchNewMessages): a second fetch, the room's screen opened
+    /// again, still asks for every message.
+    func test_fetchMessages_again_givesEveryMessageAgain() throws {
+        seedConversation()
+        _ = try requireSuccess(try fetchMessages(1, setup: "fetching twice"), of: Self.fetchMessages, setup: "fetching twice")
+        emulator.seedMessage("Welcome, Ada", in: 1, from: "grace")
+        let before = emulator.requests.count
+        let fetched = try fetchMessages(1)
+        let sent = emulator.requests.dropFirst(before)
+        guard sent.count == 1, let request = sent.first else {
+            return XCTFail("The second fetchMessages(inRoom: 1) should send exactly one request; it sent \(sent.count). Requests: \(summary). See LESSONS.md §7.5.")
+        }
+        let all = messages(in: 1)
+        var gave = "called \(fetched.described)"
+        if case .success(let messages) = fetched { gave = "gave \(messages.map(\.id))" }
+        XCTAssertTrue(request.query["since"] == nil && gave == "gave \(all.map(\.id))", """
+            A second fetchMessages(inRoom: 1) sent \(request.summary) and \(gave). fetchMessages asks for every message \
+            of the room, each time: no `since`, and all of \(all.map(\.id)). Only fetchNewMessages asks for the new ones \
+            (both remember the newest id they delivered). See LESSONS.md §7.5.
+            """)
+    }
+
     // MARK: fetchNewMessages
 
     func test_fetchNewMessages_firstPoll_sendsNoSince_andGivesEveryMessage() throws {
@@ -131,6 +153,34 @@ final class MessagesTests: Lesson7TestCase {
             After polling room 1, the first poll of room 2 sent \(request.summary) and gave \(fetched.map(\.id)). \
             Nothing has been seen in room 2 yet: no `since`, and all its messages (\(messages(in: 2).map(\.id))). \
             Keep the newest id per room. See LESSONS.md §7.5.
+            """)
+    }
+
+    /// Issue 20 (the newest id remembered after calling success): a poll started from inside a poll's success —
+    /// an app that polls again as soon as one ends — must already ask for what came after.
+    func test_fetchNewMessages_pollFromInsideSuccess_asksSinceTheNewest() throws {
+        seedConversation()
+        let service = self.service!
+        let inner = CallLog<[Message]>()
+        _ = try requireSuccess(try call(Self.fetchNewMessages, setup: "polling from inside a poll") { log in
+            service.fetchNewMessages(inRoom: 1, success: { messages in
+                // The next poll starts while this success closure runs (on another thread, so that a service that
+                // calls closures under its lock is not stuck here: that is §7.6's test).
+                let started = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    service.fetchNewMessages(inRoom: 1, success: inner.success, failure: inner.failure)
+                    started.signal()
+                }
+                _ = started.wait(timeout: .now() + 0.5)
+                log.success(messages)
+            }, failure: log.failure)
+        }, of: Self.fetchNewMessages, setup: "polling from inside a poll")
+        _ = eventually { !inner.calls.isEmpty }
+        let second = emulator.requests.dropFirst().first
+        XCTAssertTrue(second?.query["since"] == "3", """
+            A poll of room 1 delivered messages 1 and 3, and while its success closure ran the app polled again; that poll sent \
+            \(second?.summary ?? "no request"). When success runs, the newest id it delivers must already be \
+            remembered: ?since=3. Update the newest id first, then call success. See LESSONS.md §7.5.
             """)
     }
 
