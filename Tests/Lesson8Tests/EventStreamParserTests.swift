@@ -48,6 +48,8 @@ final class EventStreamParserTests: Lesson8TestCase {
             diagnosis = "a line without a space after the colon (`event:patch`, `data:{…}`) was not read: the space after the colon is optional — take the field up to the first colon, then drop one space if it is there."
         } else if got.count < expected.count, let input = input, Self.severalEventsTrap(input, expected: expected) {
             diagnosis = "a piece that held several events gave only \(got.count) of \(expected.count); fed one event per piece, the same bytes give them all: parse(_:) returns every event the piece completes, in order (keep a list, not one var)."
+        } else if got.count < expected.count, let input = input, Self.handsOnAtTheNextEvent(input, expected: expected) {
+            diagnosis = "an event was handed on only when the next `event:` line came, not at its own blank line: the stream's last event waited for one that never comes. A blank line ends an event; hand it on there."
         } else if got.isEmpty, !expected.isEmpty, Self.findsNoEventAtAll() {
             diagnosis = #"no event at all, not even from "event: put\ndata: 1\n\n": a blank line never ended an event. An empty line is the end of the event — `split(separator:)` drops empty lines unless you pass omittingEmptySubsequences: false."#
         } else if got.count < expected.count {
@@ -164,6 +166,13 @@ final class EventStreamParserTests: Lesson8TestCase {
         return pieces.flatMap { parser.parse($0) } == expected
     }
 
+    /// Whether the parser finds every expected event in `input` once an `event:` line follows it: then it handed
+    /// each event on at the next one's `event:` line, not at its own blank line.
+    private static func handsOnAtTheNextEvent(_ input: Data, expected: [ServerSentEvent]) -> Bool {
+        var parser = EventStreamParser()
+        return parser.parse(input) + parser.parse(Data("event: keep-alive\n".utf8)) == expected
+    }
+
     /// Whether the parser hands on nothing for the simplest event there is.
     private static func findsNoEventAtAll() -> Bool {
         var parser = EventStreamParser()
@@ -193,6 +202,10 @@ final class EventStreamParserTests: Lesson8TestCase {
         }
         if dataDiffers, let previous = previous, got.data.hasPrefix(previous.data) {
             return "an event still holds the previous event's data: after a blank line, start the next event afresh."
+        }
+        let gotLines = got.data.components(separatedBy: "\n"), expectedLines = expected.data.components(separatedBy: "\n")
+        if got.name == expected.name, gotLines.count > expectedLines.count, expectedLines.allSatisfy(gotLines.contains) {
+            return "lines that are not `data:` lines (a comment, `id:`, `retry:`) went into the data: only `data:` lines make the data — skip the others, one line at a time."
         }
         if dataDiffers, expected.data.contains("\n"),
            [expected.data.replacingOccurrences(of: "\n", with: ""), expected.data.components(separatedBy: "\n").last ?? "",
