@@ -44,6 +44,14 @@ final class EventStreamParserTests: Lesson8TestCase {
             diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events, yet all of them once the \r are gone: in Swift "\r\n" is ONE Character, so splitting a String on "\n" never splits these lines. Split the bytes at 10 (\n) and drop a \r before it, or handle "\r\n", "\r" and "\n" (§8.2)."#
         } else if got.count < expected.count, let input = input, Self.commentTrap(input, expected: expected) {
             diagnosis = "an event that starts with a comment line (`: …`) was lost: a comment is one line to skip, not a reason to drop the event around it."
+        } else if got.count < expected.count, let input = input, Self.hasFieldWithoutSpace(input), Self.needsTheSpace() {
+            diagnosis = "a line without a space after the colon (`event:patch`, `data:{…}`) was not read: the space after the colon is optional — take the field up to the first colon, then drop one space if it is there."
+        } else if got.count < expected.count, let input = input, Self.severalEventsTrap(input, expected: expected) {
+            diagnosis = "a piece that held several events gave only \(got.count) of \(expected.count); fed one event per piece, the same bytes give them all: parse(_:) returns every event the piece completes, in order (keep a list, not one var)."
+        } else if got.count < expected.count, let input = input, Self.handsOnAtTheNextEvent(input, expected: expected) {
+            diagnosis = "an event was handed on only when the next `event:` line came, not at its own blank line: the stream's last event waited for one that never comes. A blank line ends an event; hand it on there."
+        } else if got.isEmpty, !expected.isEmpty, Self.findsNoEventAtAll() {
+            diagnosis = #"no event at all, not even from "event: put\ndata: 1\n\n": a blank line never ended an event. An empty line is the end of the event — `split(separator:)` drops empty lines unless you pass omittingEmptySubsequences: false."#
         } else if got.count < expected.count {
             diagnosis = "events were lost or merged: keep the bytes of an unfinished line (and an unfinished event) for the next piece, and end an event only at a blank line (an empty line, also when it ends in \\r\\n)."
         } else if got.count > expected.count, let input = input, Self.crlfTrap(input, expected: expected) {
@@ -124,6 +132,53 @@ final class EventStreamParserTests: Lesson8TestCase {
         return parser.parse(Data(kept.joined(separator: [10]))) == expected
     }
 
+    /// Whether `input` has an `event:` or `data:` line without the optional space after its colon.
+    private static func hasFieldWithoutSpace(_ input: Data) -> Bool {
+        input.split(separator: 10).contains { line in
+            ["event:", "data:"].contains { field in
+                line.starts(with: Data(field.utf8)) && line.count > field.utf8.count && line[line.startIndex + field.utf8.count] != 32
+            }
+        }
+    }
+
+    /// Whether the parser reads `event: put` / `data: 1` but not the same lines without the space after the colon.
+    private static func needsTheSpace() -> Bool {
+        var spaced = EventStreamParser(), tight = EventStreamParser()
+        let put = [ServerSentEvent(name: "put", data: "1")]
+        return spaced.parse(Data("event: put\ndata: 1\n\n".utf8)) == put && tight.parse(Data("event:put\ndata:1\n\n".utf8)) != put
+    }
+
+    /// Whether the parser finds every expected event in `input` when each event comes in a piece of its own (cut
+    /// after each blank line): then a piece that holds several events lost some of them.
+    private static func severalEventsTrap(_ input: Data, expected: [ServerSentEvent]) -> Bool {
+        let bytes = [UInt8](input)
+        var pieces: [Data] = [], start = 0
+        for index in bytes.indices where bytes[index] == 10 {
+            let previous = index > 0 && bytes[index - 1] == 13 ? index - 2 : index - 1
+            if previous >= 0, bytes[previous] == 10 {
+                pieces.append(Data(bytes[start...index]))
+                start = index + 1
+            }
+        }
+        if start < bytes.count { pieces.append(Data(bytes[start...])) }
+        guard pieces.count > 1 else { return false }
+        var parser = EventStreamParser()
+        return pieces.flatMap { parser.parse($0) } == expected
+    }
+
+    /// Whether the parser finds every expected event in `input` once an `event:` line follows it: then it handed
+    /// each event on at the next one's `event:` line, not at its own blank line.
+    private static func handsOnAtTheNextEvent(_ input: Data, expected: [ServerSentEvent]) -> Bool {
+        var parser = EventStreamParser()
+        return parser.parse(input) + parser.parse(Data("event: keep-alive\n".utf8)) == expected
+    }
+
+    /// Whether the parser hands on nothing for the simplest event there is.
+    private static func findsNoEventAtAll() -> Bool {
+        var parser = EventStreamParser()
+        return parser.parse(Data("event: put\ndata: 1\n\n".utf8)).isEmpty
+    }
+
     /// Whether the parser splits \r\n lines at their \n but keeps the \r: its lines ending in \r\n, then a blank line
     /// of a plain \n, come out with a \r at the end of the text. (A parser that splits a String on "\n" finds no event.)
     private static func keepsTheCR() -> Bool {
@@ -139,8 +194,18 @@ final class EventStreamParserTests: Lesson8TestCase {
     /// The likely cause of one event that came out different.
     private static func why(_ got: ServerSentEvent, _ expected: ServerSentEvent, previous: ServerSentEvent?) -> String {
         let dataDiffers = got.data != expected.data, nameDiffers = got.name != expected.name
+        if got.name == " " + expected.name || got.data == " " + expected.data {
+            return "a value starts with the space after the colon: that one space is not part of the value — drop it when it is there."
+        }
+        if got.name == expected.name, got.data == expected.data + "\n" {
+            return "an event's data ends in \\n: join its data: lines with \\n between them and none after the last (the WHATWG steps remove the buffer's last \\n)."
+        }
         if dataDiffers, let previous = previous, got.data.hasPrefix(previous.data) {
             return "an event still holds the previous event's data: after a blank line, start the next event afresh."
+        }
+        let gotLines = got.data.components(separatedBy: "\n"), expectedLines = expected.data.components(separatedBy: "\n")
+        if got.name == expected.name, gotLines.count > expectedLines.count, expectedLines.allSatisfy(gotLines.contains) {
+            return "lines that are not `data:` lines (a comment, `id:`, `retry:`) went into the data: only `data:` lines make the data — skip the others, one line at a time."
         }
         if dataDiffers, expected.data.contains("\n"),
            [expected.data.replacingOccurrences(of: "\n", with: ""), expected.data.components(separatedBy: "\n").last ?? "",
@@ -179,6 +244,15 @@ final class EventStreamParserTests: Lesson8TestCase {
                 guard got != expected else { continue }
                 let text = String(decoding: bytes.prefix(cut).suffix(12), as: UTF8.self)
                 let how = "Fed Fixtures/lesson8/\(name).sse in two pieces, the first ending after byte \(cut) (…\(text.debugDescription))"
+                if wholeIsRight, !got.contains(where: { $0.data.contains("\u{FFFD}") }), cut > 0, cut < bytes.count,
+                   bytes[bytes.startIndex + cut] & 0xC0 == 0x80 {
+                    throw fail("""
+                        \(how), parse(_:) handed on \(got.count) event(s) for \(expected.count): the cut falls inside a \
+                        character (its UTF-8 bytes are split between the pieces), and half a character is no text — \
+                        String(data:encoding:) gives nil for such a piece. Keep the bytes (Data) until a line is complete, \
+                        then decode the line. See \(Self.parse.reference). Got \(Self.trimmed("\(got.map(\.description))")).
+                        """)
+                }
                 if wholeIsRight, !got.contains(where: { $0.data.contains("\u{FFFD}") }) {
                     throw fail("""
                         \(how), parse(_:) handed on \(got.map(\.description)); in one piece the same bytes give the right \
@@ -249,6 +323,13 @@ final class EventStreamParserTests: Lesson8TestCase {
         let wire = Data("event: put\ndata: {\"path\":\"/\",\"data\":1}\n\ndata: 2\n\n".utf8)
         let got = try parse([wire])
         let put = Self.event("put", "/", "1")
+        if got == [put] {
+            throw fail("""
+                Fed a put, then an event with only `data: 2` (no `event:` line), parse(_:) handed on the put alone: an \
+                event without an `event:` line is still an event — it has data (its name is ""). Hand on an event that \
+                has a name or data. See \(Self.parse.reference).
+                """)
+        }
         guard got.count == 2, got[0] == put, got[1].data == "2", !["", "message"].contains(got[1].name) else {
             let expected = [put, ServerSentEvent(name: got.count == 2 && got[1].name == "message" ? "message" : "", data: "2")]
             return try check(got, expected, "Fed a put, then an event with a `data:` line and no `event:` line")
