@@ -201,6 +201,17 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         try expectFailure(outcome, .signInExpired, after: "The database refused the token, and the refreshed one too, as expired", exercise)
     }
 
+    func test_database_expiredToken_thenRefusedByTheRules_throwsPermissionDenied() throws {
+        try signedInAsAda(for: exercise)
+        let ben = try makeAccount(Self.benEmail, Self.benPassword)
+        letTheTokenExpire()
+        let outcome = try request("PUT", "users/\(ben)/name", body: #""Not Ben""#)
+        try expectFailure(outcome, .permissionDenied, after: """
+            Ada's token had expired (401 Auth token is expired); after the refresh, the rules refused her write below \
+            /users/<Ben's uid> (401 Permission denied)
+            """, exercise)
+    }
+
     func test_database_refusedRefresh_throwsSignInExpired_andSignsOut() throws {
         let ada = try signedInAsAda(for: exercise)
         deleteAccount(idToken: ada.idToken)  // an admin deleted Ada: her refresh token stops working
