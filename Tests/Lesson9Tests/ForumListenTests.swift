@@ -180,7 +180,8 @@ final class ForumListenTests: Lesson9TestCase {
         listening?.cancel()   // the screen closes: the loop ends with the stream
         wait(1) { outcome.get() != nil }
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))
-        XCTAssertEqual(refreshRequests.count, streams.count - 1, "listen opened \(streams.count) streams after as many auth_revoked, with \(refreshTraffic) (\(databaseTraffic)): each auth_revoked gets exactly one refresh. See \(exercise.reference).")
+        // One refresh per reopening; one more may have been under way when the screen closed.
+        XCTAssertTrue((streams.count - 1...streams.count).contains(refreshRequests.count), "listen opened \(streams.count) streams, one per auth_revoked, with \(refreshTraffic) (\(databaseTraffic)): each auth_revoked gets exactly one refresh. See \(exercise.reference).")
     }
 
     func test_listen_handsOnPatches() throws {
