@@ -46,6 +46,9 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         let ada = try signedInAsAda(for: exercise)
         let outcome = try request("PUT", "users/\(ada.userID)/name", body: #""Ada""#)
         let sent = try theDatabaseRequest()
+        if sent.method == "PUT", (sent.bodyText ?? "").isEmpty {
+            throw fail("database(\"PUT\", \"users/<Ada's uid>/name\", body: \"Ada\") sent \(brief(sent)) with no body: set request.httpBody = body, as given. See \(exercise.reference).")
+        }
         guard case .success(let data) = outcome else {
             throw fail("database(\"PUT\", \"users/<Ada's uid>/name\") threw \(Self.describe(outcome.error)); \(databaseTraffic). Ada may write below /users/<her uid>. See \(exercise.reference).")
         }
@@ -88,7 +91,14 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         let ada = try signedInAsAda(for: exercise)
         for _ in 0..<3 { firebase.inject(.httpError(status: 500, message: "An internal error occurred")) }  // a client may try again once
         let outcome = try request("GET", "users/\(ada.userID)")
-        if case .failure(let error) = outcome, case .status(500, _)? = error as? SignInError { return }
+        if case .failure(let error) = outcome, case .status(500, let text)? = error as? SignInError {
+            if text == "An internal error occurred" { return }
+            throw fail("""
+                The database answered 500 {"error" : "An internal error occurred"}, and database threw .status(500, \
+                "\(text.prefix(80))"): the text is the body's error text ("An internal error occurred"), decoded from its JSON, not the body itself \
+                (nor a text of your own). See \(exercise.reference) and LESSONS.md §9.1.
+                """)
+        }
         throw fail("""
             The database answered 500 {"error" : "An internal error occurred"}, and database gave \(Self.describe(outcome)); \
             expected .status(500, "An internal error occurred"). Only a 2xx answer is data: throw every other status. See \(exercise.reference).
@@ -189,6 +199,17 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         XCTAssertLessThanOrEqual(refreshRequests.count, 1, "\(refreshTraffic) for one request (\(databaseTraffic)): refresh once; a new token refused again will be refused again. See LESSONS.md §9.4.")
         XCTAssertLessThanOrEqual(firebase.requests.count, 2, "\(databaseTraffic): the request, and one retry after one refresh, then stop. See LESSONS.md §9.4.")
         try expectFailure(outcome, .signInExpired, after: "The database refused the token, and the refreshed one too, as expired", exercise)
+    }
+
+    func test_database_expiredToken_thenRefusedByTheRules_throwsPermissionDenied() throws {
+        try signedInAsAda(for: exercise)
+        let ben = try makeAccount(Self.benEmail, Self.benPassword)
+        letTheTokenExpire()
+        let outcome = try request("PUT", "users/\(ben)/name", body: #""Not Ben""#)
+        try expectFailure(outcome, .permissionDenied, after: """
+            Ada's token had expired (401 Auth token is expired); after the refresh, the rules refused her write below \
+            /users/<Ben's uid> (401 Permission denied)
+            """, exercise)
     }
 
     func test_database_refusedRefresh_throwsSignInExpired_andSignsOut() throws {

@@ -140,6 +140,9 @@ final class ForumListenTests: Lesson9TestCase {
         if let ended = outcome.get(), streams.count < 2 {
             throw fail("When the stream ended with auth_revoked (the ID token's hour was over), listen ended (\(Self.describe(ended))) after \(refreshes) (\(traffic)). Refresh the token once, as §9.4 does, and open the stream again with the new one. See \(exercise.reference).")
         }
+        if refreshRequests.isEmpty, streams.count >= 2 {
+            throw fail("After auth_revoked, listen opened the stream again without refreshing (\(traffic)): the expired ID token is refused again. Refresh the token once, as §9.4 does, and open the stream with the new one. See \(exercise.reference).")
+        }
         XCTAssertEqual(refreshRequests.count, 1, "Around an auth_revoked, listen sent \(refreshes) (\(traffic)): exactly one refresh per auth_revoked. See \(exercise.reference).")
         guard streams.count >= 2 else {
             throw fail("4 s after the token expired, listen had not opened the stream again (\(traffic); \(refreshes)). auth_revoked ends the stream: refresh, then open it again. See \(exercise.reference).")
@@ -153,6 +156,71 @@ final class ForumListenTests: Lesson9TestCase {
         postAsAda(ada, idToken: fresh.idToken, text: "Still listening?")
         wait(2) { (events.get() ?? []).contains { $0.data.contains("Still listening?") } }
         XCTAssertTrue((events.get() ?? []).dropFirst(before).contains { $0.data.contains("Still listening?") }, "The reopened stream handed onEvent no event for a message posted after it opened (within 2 s). Hand on the reopened stream's events too. See \(exercise.reference).")
+    }
+
+    func test_listen_eachAuthRevoked_getsItsOwnRefreshAndReopening() throws {
+        _ = try listenAsAda(nearTheHour: true)   // the first stream's token expires within about 1 s
+        // The database's clock runs an hour ahead of Auth's from now on: every token Auth issues has about a second
+        // left there, so each reopened stream ends with auth_revoked of its own a second after it opens.
+        authClock.advance(2)
+        databaseClock.advance(2 + Self.pastExpiry - 2)
+        wait(4) { streams.count >= 3 || outcome.get() != nil || requestCount > Self.requestLimit }
+        let traffic = "\(databaseTraffic); \(refreshTraffic)"
+        if let ended = outcome.get(), streams.count < 3 {
+            throw fail("""
+                The stream was reopened after auth_revoked, and a second auth_revoked came when the new token's hour was \
+                over; listen then ended (\(Self.describe(ended))) after \(streams.count) stream(s) (\(traffic)). "Once" is \
+                per auth_revoked: each auth_revoked gets its own refresh and reopening, for as long as the screen listens. \
+                See \(exercise.reference).
+                """)
+        }
+        guard streams.count >= 3 else {
+            throw fail("Two auth_revoked a second apart, and 4 s later listen had opened \(streams.count) stream(s) (\(traffic)): each auth_revoked gets its own refresh and reopening. See \(exercise.reference).")
+        }
+        listening?.cancel()   // the screen closes: the loop ends with the stream
+        wait(1) { outcome.get() != nil }
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))
+        // One refresh per reopening; one more may have been under way when the screen closed.
+        XCTAssertTrue((streams.count - 1...streams.count).contains(refreshRequests.count), "listen opened \(streams.count) streams, one per auth_revoked, with \(refreshTraffic) (\(databaseTraffic)): each auth_revoked gets exactly one refresh. See \(exercise.reference).")
+    }
+
+    func test_listen_handsOnPatches() throws {
+        let ada = try listenAsAda()
+        var request = URLRequest(url: URL(string: firebase.baseURL.absoluteString + Self.path + ".json?auth=" + ada.idToken)!)
+        request.httpMethod = "PATCH"
+        request.httpBody = Data(#"{"m-patched":{"uid":"\#(ada.userID)","text":"Patched in"}}"#.utf8)
+        let answer = firebase.handle(request)
+        guard answer.statusCode == 200 else {
+            throw fail("setup: the test's PATCH to \(Self.path) was refused (\(answer.statusCode)).")
+        }
+        wait(2) { (events.get() ?? []).contains { $0.data.contains("Patched in") } }
+        let got = events.get() ?? []
+        XCTAssertTrue(got.contains { $0.name == "patch" && $0.data.contains("Patched in") }, "A PATCH below \(Self.path) gave onEvent no patch event within 2 s (it got \(got.count) event(s): \(got.map(\.name))). A PATCH arrives as a patch: hand on every put and patch. See \(exercise.reference).")
+    }
+
+    func test_listen_refusedByTheRules_throwsPermissionDenied() throws {
+        try signedInAsAda(for: exercise)
+        try firebase.setRules(#"{"rules": {".read": false}}"#)   // Ada may not read here: the stream is refused with 401
+        let forum = self.forum!, outcome = self.outcome
+        listening = Task.detached {
+            do {
+                try await forum.listen(Self.path) { _ in }
+                outcome.set(.success(()))
+            } catch { outcome.set(.failure(error)) }
+        }
+        wait(2) { outcome.get() != nil || requestCount > Self.requestLimit }
+        try stopIfAStubRan()
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))  // anything it does after ending
+        let traffic = "\(databaseTraffic); \(refreshTraffic)"
+        guard let ended = outcome.get() else {
+            throw fail("The database refused the stream (401 Permission denied: the rules do not let Ada read there), and listen had not ended 2 s later (\(traffic)). See \(exercise.reference).")
+        }
+        if case .success = ended {
+            throw fail("The database refused the stream (401 Permission denied), and listen returned as if the server had closed it (\(traffic)). events(of:) throws .permissionDenied for that refusal: let it out (`for try await`, not `try?`), so the app can say so. See \(exercise.reference).")
+        }
+        XCTAssertEqual(refreshRequests.count, 0, "The rules refused the stream and listen refreshed (\(traffic)): a new token changes nothing the rules say. See \(exercise.reference).")
+        XCTAssertEqual(streams.count, 1, "The rules refused the stream and listen opened it \(streams.count) times (\(traffic)). See \(exercise.reference).")
+        XCTAssertEqual(ended.error as? SignInError, .permissionDenied, "The database refused the stream (401 Permission denied), and listen ended \(Self.describe(ended)) (\(traffic)): that is .permissionDenied. See \(exercise.reference).")
     }
 
     func test_listen_whenTheRefreshIsRefused_endsWithSignInExpired() throws {

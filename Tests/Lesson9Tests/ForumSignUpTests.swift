@@ -44,6 +44,19 @@ final class ForumSignUpTests: Lesson9TestCase {
             """)
     }
 
+    func test_signUp_anotherSessionStaysSignedOut() throws {
+        let outcome = try signUp()
+        guard case .success = outcome else { return try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise) }
+        let other = ForumSession(databaseURL: firebase.baseURL, identityToolkitURL: auth.identityToolkitURL,
+                                 secureTokenURL: auth.secureTokenURL, apiKey: Self.apiKey, session: firebase.session)
+        XCTAssertNil(other.credentials, """
+            Ada signed up with one ForumSession, and another, new ForumSession has `credentials` \
+            \(other.credentials.map { "\($0)" } ?? "nil"): the credentials are kept in a static (or global) property, which \
+            every ForumSession shares. Keep them in the instance — a stored property in the state block of \
+            ForumSession.swift — so each session is its own sign-in. See \(exercise.reference).
+            """)
+    }
+
     // MARK: What it throws
 
     func test_signUp_emailAlreadyUsed_throwsEmailAlreadyInUse() throws {

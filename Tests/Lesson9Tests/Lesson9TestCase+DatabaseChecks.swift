@@ -31,6 +31,12 @@ extension Lesson9TestCase {
                 """
         } else if sent == nil, request.query["access_token"] == token {
             message = "\(head): `access_token=` is for Google OAuth2 access tokens. An ID token goes as `auth=<ID token>`."
+        } else if sent == nil, request.url.absoluteString.range(of: "%3Fauth=", options: .caseInsensitive) != nil {
+            message = """
+                \(head): the `?auth=…` went into the path, escaped as %3F, because appendingPathComponent escapes a \
+                `?` — the query is empty and the ID token sits in the path. Append only "<path>.json", and add \
+                URLQueryItem(name: "auth", value: idToken) with URLComponents.
+                """
         } else if sent == nil {
             message = "\(head) without `auth=` in the query: the rules see nobody signed in. Add URLQueryItem(name: \"auth\", value: idToken) to every database URL."
         } else if tokenNames.contains(where: { $0.token == sent && $0.name.contains("refresh") }) {
@@ -44,6 +50,21 @@ extension Lesson9TestCase {
     /// Stops the test unless the call succeeded after exactly one refresh.
     func checkRefreshedOnce(_ outcome: Result<Data, Error>, what: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let refreshes = refreshRequests.count
+        if refreshes == 0, let again = auth.requests.first(where: { $0.path.hasSuffix("accounts:signInWithPassword") || $0.path.hasSuffix("accounts:signUp") }) {
+            throw fail("""
+                After \(what), database signed in again with the email and password (\(brief(again))) instead of refreshing. \
+                Keeping the password to sign in again keeps it in memory for as long as the app runs, and a changed \
+                password ends the sign-in anyway: trade the refresh token at Secure Token (POST <secureTokenURL>?key=, \
+                grant_type=refresh_token&refresh_token=<refresh token>) and forget the password once signed in. See LESSONS.md §9.4.
+                """, file: file, line: line)
+        }
+        if case .failure(let error) = outcome, let refresh = refreshRequests.first, !(200...299).contains(refresh.response.statusCode) {
+            let refreshTokens = tokenNames.filter { $0.name.contains("refresh") }.map(\.token)
+            let sent = Self.formOrJSON(refresh.bodyText ?? "")["refresh_token"] ?? ""
+            if let wrong = wrongRefresh(refresh, refreshToken: refreshTokens.contains(sent) ? sent : refreshTokens.first ?? "") {
+                throw fail("After \(what), database threw \(Self.describe(error)) after a refused refresh. " + wrong, file: file, line: line)
+            }
+        }
         if refreshes > 1 {
             throw fail("""
                 After \(what), database refreshed \(refreshes) times (\(databaseTraffic)). One expiry needs one refresh: \

@@ -14,6 +14,13 @@ extension Lesson9TestCase {
         if request.method != "POST" {
             return "\(exercise.function) sent \(sent). Signing in is a POST: it sends the email and password in the body. See \(exercise.reference)."
         }
+        if request.url.absoluteString.range(of: "%3F", options: .caseInsensitive) != nil {
+            return """
+                \(exercise.function) POSTed to \(masked(request.url.absoluteString)): the `?key=…` went into the path, escaped \
+                as %3F, because appendingPathComponent escapes a `?` (the path then names no endpoint). Append only \
+                "\(operation)", and add the key as URLQueryItem(name: "key", value: apiKey) with URLComponents. See \(exercise.reference).
+                """
+        }
         if request.path != endpoint {
             return """
                 \(exercise.function) POSTed to \(request.path). The endpoint is <identityToolkitURL>/\(operation) \
@@ -58,7 +65,9 @@ extension Lesson9TestCase {
         if fields["password"]?.stringValue == nil {
             return "\(exercise.function)'s body has no \"password\" (keys: \(fields.keys.sorted())): the password goes in the body, under that key. See \(exercise.reference)."
         }
-        if fields["returnSecureToken"] != .bool(true) && fields["returnSecureToken"]?.stringValue != "true" {
+        // Google's REST APIs read a field by its proto name too: `return_secure_token` (a snake_case encoder) is the same field.
+        let returnSecureToken = fields["returnSecureToken"] ?? fields["return_secure_token"]
+        if returnSecureToken != .bool(true) && returnSecureToken?.stringValue != "true" {
             return """
                 \(exercise.function)'s body has no "returnSecureToken": true (keys: \(fields.keys.sorted())). Without it \
                 Firebase Auth answers no refresh token (the kit's emulator, like Google's, answers one anyway). See \(exercise.reference).

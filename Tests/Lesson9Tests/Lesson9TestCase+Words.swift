@@ -114,10 +114,24 @@ extension Lesson9TestCase {
         guard requests.count == 1, let request = requests.first else {
             throw fail("""
                 \(exercise.function) should send exactly one request to the Auth API; it sent \(requests.count) \
-                (\(authTraffic); \(databaseTraffic)). See \(exercise.reference).
+                (\(authTraffic); \(databaseTraffic)).\(requests.isEmpty ? unsentURL : "") See \(exercise.reference).
                 """, file: file, line: line)
         }
         return request
+    }
+
+    /// Why a call sent nothing, read from the URL of the transport error it threw: a URL with no http(s) scheme
+    /// (`URL(string: "accounts:signUp", relativeTo:)` reads `accounts:` as one). Empty when that is not the case.
+    var unsentURL: String {
+        guard case .transport(let error)? = lastFailure as? SignInError, let url = error.failingURL else { return "" }
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard scheme != "http" && scheme != "https" else { return " It threw .transport(URLError(\(error.code.rawValue))) for \(masked(url.absoluteString))." }
+        return """
+             It threw .transport(URLError(\(error.code.rawValue))) for the URL \(masked(url.absoluteString)), which has \
+            \(scheme.isEmpty ? "no scheme" : "the scheme \"\(scheme):\"") and no host: URL(string:relativeTo:) reads the part \
+            before a colon as a scheme, so "accounts:signUp" is not relative to anything. Build it with \
+            identityToolkitURL.appendingPathComponent("accounts:signUp") and the key as a URLQueryItem.
+            """
     }
 
     /// Stops the test unless the call threw `wanted`; names the mistake from what it did instead.
@@ -139,8 +153,17 @@ extension Lesson9TestCase {
                 """, file: file, line: line)
         }
         guard got != wanted else { return }
+        var advice = Self.advice(wanted: wanted, got: got)
+        let sent = auth.requests + firebase.requests
+        if case .transport = got, let last = sent.last, last.response.transportError == nil {
+            advice = """
+                Every request got an answer (the last: \(brief(last))): .transport is only for a request that gets none \
+                (the URLError that session.data(for:) throws). A catch-all around your own `throw` turns every error \
+                into .transport: catch URLError only, and check the status outside that do/catch.
+                """
+        }
         throw fail("\(situation), and \(exercise.function) threw \(Self.describe(got)); expected .\(wanted). "
-                   + Self.advice(wanted: wanted, got: got) + " See \(exercise.reference) and LESSONS.md §9.1.", file: file, line: line)
+                   + advice + " See \(exercise.reference) and LESSONS.md §9.1.", file: file, line: line)
     }
 
     /// Why `got` is the wrong case for `wanted`, in a sentence.
@@ -162,6 +185,9 @@ extension Lesson9TestCase {
             return "A 401 whose error is \"Permission denied\" comes from the rules, not from an old token: refreshing cannot help. Only \"Auth token is expired\" calls for a refresh."
         case (.permissionDenied, .status):
             return "401 \"Permission denied\" is the rules' refusal, with its own case."
+        case (.permissionDenied, .notSignedIn):
+            return "The request carried Ada's ID token: she is signed in, and the rules refused this. .notSignedIn is only for a call made while nobody is signed in (nothing is sent); 401 \"Permission denied\" is .permissionDenied."
+
         case (.signInExpired, .status):
             return "A refused refresh (400 INVALID_REFRESH_TOKEN), or a 401 for a token refreshed a moment ago, means the sign-in is over: .signInExpired."
         case (.notSignedIn, _):

@@ -34,6 +34,8 @@ class Lesson9TestCase: LabTestCase {
     var forum: ForumSession!
     /// The Auth requests of the setup (accounts, Ada's sign-in), kept when the log is cleared: their tokens keep their names.
     var setupAuthRequests: [RecordedRequest] = []
+    /// The error the last call through `run` threw (nil when it returned): what it sent nothing for, in messages.
+    var lastFailure: Error?
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -160,6 +162,7 @@ class Lesson9TestCase: LabTestCase {
                 every path; a request waiting for a refresh must get its outcome, success or failure. See \(exercise.reference).
                 """, file: file, line: line)
         }
+        lastFailure = outcome.error
         return outcome
     }
 
