@@ -151,7 +151,11 @@ final class NewestPageTests: PagesTestCase {
                 ThreadAPIError.transport with that URLError. See \(exercise.reference).
                 """)
         }
-        XCTAssertEqual(urlError.code, .notConnectedToInternet, "\(exercise.function) threw .transport(\(urlError.code)). See \(exercise.reference).")
+        XCTAssertEqual(urlError.code, .notConnectedToInternet, """
+            \(exercise.function) threw .transport with URLError code \(urlError.code.rawValue), not URLSession's (.notConnectedToInternet). \
+            See \(exercise.reference).
+            Pass on the URLError URLSession threw, not one of your own: its code says what went wrong.
+            """)
     }
 
     func test_newestPage_bodyNotJSON_throwsDecoding() throws {
