@@ -31,9 +31,16 @@ final class LikeTests: LikesTestCase {
         let result = try call(exercise) { try await $0.like(Self.messageKey) }
         let etag = emulator.requests.first?.response.headers["ETag"]
         guard let write = writes.first else {
+            // The read answered a tag, and the call gave up before writing: it did not find the header.
+            let lookup = etag == nil ? "" : """
+
+                If your code did not find the tag: read it with response.value(forHTTPHeaderField: "ETag"), which ignores case: \
+                allHeaderFields is a plain dictionary, and Foundation on Linux spells this key "Etag", so \
+                allHeaderFields["ETag"] finds nothing.
+                """
             return XCTFail("""
                 \(exercise.function) sent no write after its read: the tag is the read answer's ETag header; write \
-                count + 1 with if-match: <that ETag>. See LESSONS.md §10.5.
+                count + 1 with if-match: <that ETag>. See LESSONS.md §10.5.\(lookup)
                 It \(result.outcome). The read was answered ETag: \(etag ?? "(none)"). \(TrafficReport(emulator).summary)
                 """)
         }
@@ -49,6 +56,13 @@ final class LikeTests: LikesTestCase {
             \(exercise.function) sent if-match: \(ifMatch), not the ETag the read answered (\(etag ?? "none")): \
             the tag is the server's, opaque — copy it from the ETag header. See LESSONS.md §10.5.
             """)
+        if let text = write.bodyJSON?.stringValue {
+            return XCTFail("""
+                \(exercise.function) wrote the JSON string "\(text)": a count is a number, 4, not "4". See LESSONS.md §10.5.
+                Encode the Int (JSONEncoder().encode(count + 1)) or send its digits, Data(String(count + 1).utf8).
+                \(write.summary)
+                """)
+        }
         XCTAssertEqual(write.bodyJSON, .number(Double(Self.startingLikes + 1)), """
             \(exercise.function) wrote \(write.bodyText ?? "nothing") over a count of \(Self.startingLikes); the new count \
             is \(Self.startingLikes + 1). \(write.summary)
@@ -114,6 +128,17 @@ final class LikeTests: LikesTestCase {
             \(exercise.function): another client liked between your read and your write; the counter holds \
             \(storedLikes.map(String.init) ?? "nothing"), expected \(expected) (both likes). See LESSONS.md §10.5.
             \(TrafficReport(emulator).summary)
+            """)
+    }
+
+    func test_like_afterA412_returnsTheCountItWrote() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1)
+        let count = try requireCount(try call(exercise) { try await $0.like(Self.messageKey) }, exercise)
+        let expected = Self.startingLikes + 2
+        guard storedLikes == expected else { return }  // a lost like: the test above names it
+        XCTAssertEqual(count, expected, """
+            \(exercise.function) returned \(count) after a 412 and a second write, which wrote \(expected). See \(exercise.reference).
+            Return the count of the write that succeeded (the 412's count + 1), not one computed from the first read.
             """)
     }
 

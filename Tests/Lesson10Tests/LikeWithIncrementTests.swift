@@ -16,6 +16,14 @@ final class LikeWithIncrementTests: LikesTestCase {
         }
         XCTAssertEqual(write.method, "PUT", "\(exercise.function) sent \(write.summary); the server value is PUT at the counter. See \(exercise.reference).")
         XCTAssertEqual(write.path, Self.counterPath, "\(exercise.function) wrote \(write.summary); the counter is <baseURL>/likes/m1.json. See \(exercise.reference).")
+        if let text = write.bodyJSON?.stringValue {
+            return XCTFail("""
+                \(exercise.function) sent the server value as a JSON string: its text was encoded once more. See LESSONS.md §10.7.
+                Send the object itself, {".sv": {"increment": 1}}: its text as Data, or a dictionary or a struct given \
+                to JSONEncoder. The body was the string "\(text.prefix(40))".
+                \(write.summary)
+                """)
+        }
         XCTAssertEqual(write.bodyJSON, [".sv": ["increment": 1]], """
             \(exercise.function) sent the body \(write.bodyText ?? "(none)"); the server value is \
             {".sv": {"increment": 1}}: the server, not the client, adds the like. See LESSONS.md §10.7.

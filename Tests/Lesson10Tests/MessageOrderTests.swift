@@ -65,6 +65,13 @@ final class MessageOrderTests: Lesson10TestCase {
         var page = Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.body("tied", 1_793_612_768_497)) })
         page["-P5Q0aaaaaaaaaaaaaaa"] = Self.body("later", 1_793_612_768_498)
         let list = try inOrder(page)
+        if Set(list.map(\.key)) != Set(page.keys) {
+            return XCTFail("""
+                \(exercise.function) gave \(list.count) messages for a page of \(page.count), 8 of them with one timestamp: \
+                messages were lost or doubled where timestamps tie. See \(exercise.reference).
+                Keep one Message per key of the page (a dictionary keyed by timestamp keeps one message per timestamp).
+                """)
+        }
         XCTAssertEqual(list.map(\.key), keys + ["-P5Q0aaaaaaaaaaaaaaa"], """
             \(exercise.function): 8 messages with one timestamp came out as \(list.prefix(8).map { String($0.key.suffix(1)) }.joined(separator: " ")); \
             Firebase orders a tie by key, code by code: - 7 A Z _ a k z (Swift's < on the keys). See \(exercise.reference).

@@ -119,6 +119,18 @@ final class NewestPageTests: PagesTestCase {
         XCTAssertEqual(message, text, "\(exercise.function) threw .badQuery(\"\(message)\"); give Firebase's text, from the body's \"error\". See \(exercise.reference).")
     }
 
+    func test_newestPage_readRefused_throwsStatus401() throws {
+        emulator.inject(.httpError(status: 401, message: "Permission denied"))
+        let result = try newestPage()
+        guard case .failure(let error) = result, case ThreadAPIError.status(401) = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when the rules refused the read with 401; expected \
+                ThreadAPIError.status(401). See \(exercise.reference).
+                Only a 400 is a refused query (.indexNotDefined, .badQuery); any other status is .status(code).
+                """)
+        }
+    }
+
     func test_newestPage_serverError_throwsStatus500() throws {
         emulator.inject(.httpError(status: 500, message: "Internal server error."))
         let result = try newestPage()
@@ -139,7 +151,11 @@ final class NewestPageTests: PagesTestCase {
                 ThreadAPIError.transport with that URLError. See \(exercise.reference).
                 """)
         }
-        XCTAssertEqual(urlError.code, .notConnectedToInternet, "\(exercise.function) threw .transport(\(urlError.code)). See \(exercise.reference).")
+        XCTAssertEqual(urlError.code, .notConnectedToInternet, """
+            \(exercise.function) threw .transport with URLError code \(urlError.code.rawValue), not URLSession's (.notConnectedToInternet). \
+            See \(exercise.reference).
+            Pass on the URLError URLSession threw, not one of your own: its code says what went wrong.
+            """)
     }
 
     func test_newestPage_bodyNotJSON_throwsDecoding() throws {

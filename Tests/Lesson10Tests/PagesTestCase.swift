@@ -131,6 +131,13 @@ class PagesTestCase: Lesson10TestCase {
                 return "\(exercise.function) sent \(request.summary); a page is a GET of <baseURL>/\(Self.threadID)/messages.json with a query. See \(exercise.reference)."
             }
             guard let orderBy = request.query["orderBy"] else {
+                if request.query["limitToLast"] == nil && request.query["limitToFirst"] == nil {
+                    return """
+                        \(exercise.function) fetched the whole thread (no orderBy, no limit): a page is a query. See LESSONS.md §10.1.
+                        Ask Firebase for the page: orderBy="timestamp"&limitToLast=<count>, and for older ones endAt too.
+                        \(request.summary)
+                        """
+                }
                 return "\(exercise.function) sent \(request.summary) without `orderBy`: Firebase filters and limits only an ordered query. See LESSONS.md §10.1."
             }
             if !orderBy.hasPrefix("\"") || !orderBy.hasSuffix("\"") || orderBy.count < 2 {
@@ -154,7 +161,25 @@ class PagesTestCase: Lesson10TestCase {
                     \(request.summary)
                     """
             }
+            if let limit = ["limitToFirst", "limitToLast"].compactMap({ name in request.query[name].map { (name: name, value: $0) } }).first,
+               Int(limit.value) == nil {
+                return """
+                    \(exercise.function) sent \(limit.name)=\(limit.value): a limit is a number, as it is, not in quotes. \
+                    See LESSONS.md §10.1.
+                    \(limit.name)=20: only orderBy and the bounds are JSON. Firebase answers 400 otherwise.
+                    \(request.summary)
+                    """
+            }
             let bounds = ["startAt", "endAt", "equalTo"].compactMap { name in request.query[name].map { (name: name, value: $0) } }
+            if orderBy == "\"$key\"", let bare = bounds.first(where: { !$0.value.hasPrefix("\"") || !$0.value.hasSuffix("\"") || $0.value.count < 2 }) {
+                return """
+                    \(exercise.function) sent \(bare.name) without quotes with orderBy="$key": a bound is then a key, a \
+                    JSON string. See LESSONS.md §10.1.
+                    \(bare.name)="-P5QqX5P5e5k93F30irS" (%22 in the URL); Firebase answers 400 otherwise. It sent \
+                    \(bare.name)=\(bare.value).
+                    \(request.summary)
+                    """
+            }
             if orderBy != "\"$key\"", let quoted = bounds.first(where: { $0.value.hasPrefix("\"") }) {
                 return """
                     \(exercise.function) sent \(quoted.name)=\(quoted.value) in quotes: a JSON string, which sorts after every \
