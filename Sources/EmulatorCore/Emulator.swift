@@ -90,6 +90,15 @@ public final class Emulator<Service: EmulatedService> {
         released?.open()
     }
 
+    /// Stops holding, but only for later requests: the answers held so far wait until the returned value's
+    /// `release()`. One request stays in flight while others go through — an answer that must arrive after theirs.
+    public func holdOnlyTheResponsesSoFar() -> HeldResponses {
+        HeldResponses(gate: locked { () -> ResponseGate? in
+            defer { gate = nil }
+            return gate
+        })
+    }
+
     /// Faults injected but not yet used.
     public var pendingFaults: [Fault] { locked { faults } }
 

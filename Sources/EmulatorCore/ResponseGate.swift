@@ -27,3 +27,13 @@ final class ResponseGate {
         released.forEach { $0() }
     }
 }
+
+/// Answers an emulator held back (`Emulator.holdOnlyTheResponsesSoFar()`), delivered by `release()` (once; again is
+/// harmless).
+public struct HeldResponses {
+    fileprivate let gate: ResponseGate?
+
+    init(gate: ResponseGate?) { self.gate = gate }
+
+    public func release() { gate?.open() }
+}

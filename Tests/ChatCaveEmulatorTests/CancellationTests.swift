@@ -47,6 +47,25 @@ final class CancellationTests: XCTestCase {
         XCTAssertEqual(emulator.requests.map(\.wasCancelled), [false])
     }
 
+    func test_holdingOnlyTheAnswersSoFar_letsLaterRequestsThrough_andKeepsTheEarlierHeld() {
+        let emulator = ChatCaveEmulator()
+        emulator.holdResponses()
+        let first = Locked<Int?>(nil), second = Locked<Int?>(nil)
+        emulator.session.dataTask(with: roomsRequest(emulator.baseURL)) { _, response, _ in
+            first.value = (response as? HTTPURLResponse)?.statusCode ?? 0
+        }.resume()
+        XCTAssertTrue(eventually { emulator.requests.count == 1 }, "Expected the first request to reach the emulator")
+        let held = emulator.holdOnlyTheResponsesSoFar()
+        emulator.session.dataTask(with: roomsRequest(emulator.baseURL)) { _, response, _ in
+            second.value = (response as? HTTPURLResponse)?.statusCode ?? 0
+        }.resume()
+        XCTAssertTrue(eventually { second.value != nil }, "Expected a later request to be answered at once")
+        XCTAssertNil(first.value, "Expected the first answer to stay held until release()")
+        held.release()
+        XCTAssertTrue(eventually { first.value != nil }, "Expected the held answer once released")
+        XCTAssertEqual([first.value, second.value], [200, 200])
+    }
+
     func test_heldAnswer_overASocket_arrivesOnRelease() throws {
         let emulator = ChatCaveEmulator()
         let server = try serve(emulator)
