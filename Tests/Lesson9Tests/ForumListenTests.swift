@@ -124,7 +124,7 @@ final class ForumListenTests: Lesson9TestCase {
     func test_listen_handsOnOnlyPutsAndPatches() throws {
         _ = try listenAsAda(nearTheHour: true)
         authClock.advance(2)
-        databaseClock.advance(2)   // auth_revoked within about 1 s
+        databaseClock.advance(2)   // auth_revoked within 0.1 s
         wait(4) { streams.count >= 2 || outcome.get() != nil }
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))
         let others = Set((events.get() ?? []).map(\.name)).subtracting(["put", "patch"])
@@ -134,7 +134,7 @@ final class ForumListenTests: Lesson9TestCase {
     func test_listen_afterAuthRevoked_refreshesOnceAndReopensWithTheNewToken() throws {
         let ada = try listenAsAda(nearTheHour: true)
         authClock.advance(2)
-        databaseClock.advance(2)   // the hour is over; the database sends auth_revoked within about 1 s
+        databaseClock.advance(2)   // the hour is over; the database sends auth_revoked within 0.1 s
         wait(4) { streams.count >= 2 || outcome.get() != nil }
         let refreshes = refreshTraffic, traffic = databaseTraffic
         if let ended = outcome.get(), streams.count < 2 {

@@ -25,7 +25,7 @@ extension FirebaseService {
         if request.method == "GET" || request.method == "HEAD" {
             guard rules.canRead(path, tree: tree.root, context: context) else { return denied }
             let reply = respondUnchecked(to: request)
-            if case .stream(let stream) = reply, let expires = expires { Self.revoke(stream, at: expires, now: now) }
+            if case .stream(let stream) = reply, let expires = expires { Self.revoke(stream, at: expires, clock: clock) }
             return reply
         }
         // The trial and the write itself run at the rules' `now`, so `{".sv": "timestamp"}` resolves to exactly `now`.
@@ -59,13 +59,21 @@ extension FirebaseService {
     }
 
     /// Ends `stream` with `auth_revoked` when the token it was opened with expires (REF "Streaming": "sent when
-    /// the supplied auth parameter is no longer valid"), as Firebase does for ID tokens after their hour.
-    private static func revoke(_ stream: EventStream, at expiry: Date, now: Date) {
-        let delay = max(0, expiry.timeIntervalSince(now))
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak stream] in
-            guard let stream = stream else { return }
-            stream.send(event("auth_revoked", data: JSONValue.string("credential is no longer valid").description))
-            stream.finish()
+    /// the supplied auth parameter is no longer valid"), as Firebase does for ID tokens after their hour: when the
+    /// time it had left has passed, or sooner when the service's clock passes its expiry — a test's clock moves when
+    /// the test says (`advance`), and the stream then ends within 0.1 s, not after the seconds it had left.
+    private static func revoke(_ stream: EventStream, at expiry: Date, clock: @escaping () -> Date,
+                               latest: DispatchTime? = nil) {
+        let left = expiry.timeIntervalSince(clock())
+        let latest = latest ?? .now() + max(0, left)
+        guard left <= 0 || DispatchTime.now() >= latest else {
+            DispatchQueue.global().asyncAfter(deadline: min(.now() + 0.1, latest)) { [weak stream] in
+                guard let stream = stream, !stream.isCancelled else { return }
+                revoke(stream, at: expiry, clock: clock, latest: latest)
+            }
+            return
         }
+        stream.send(event("auth_revoked", data: JSONValue.string("credential is no longer valid").description))
+        stream.finish()
     }
 }
