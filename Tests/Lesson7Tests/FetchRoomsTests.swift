@@ -25,6 +25,12 @@ final class FetchRoomsTests: Lesson7TestCase {
             fetchRooms sent \(request.summary). The rooms are the collection at <baseURL>/rooms, and reading it is a \
             GET. See LESSONS.md §7.3.
             """)
+        // Issue 20 (a request helper that always encodes a body, `{}` when there is none).
+        XCTAssertNil(request.body, """
+            fetchRooms sent a body with its GET (\(request.bodyText.map { $0.debugDescription } ?? "bytes")): a GET has no \
+            body — HTTP gives it no meaning, servers may refuse it, and URLSession on Apple platforms does not send it \
+            reliably. Set httpBody (and Content-Type) only when the call has a body to send. See LESSONS.md §7.3.
+            """)
     }
 
     func test_fetchRooms_signsInWithBasicAuthorization() throws {
