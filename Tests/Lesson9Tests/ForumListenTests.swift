@@ -49,14 +49,9 @@ final class ForumListenTests: Lesson9TestCase {
             authClock.advance(Self.pastExpiry - 2)
             databaseClock.advance(Self.pastExpiry - 2)
         }
-        let forum = self.forum!, events = self.events, outcome = self.outcome
+        let events = self.events
         events.set([])
-        listening = Task.detached {
-            do {
-                try await forum.listen(Self.path) { event in events.set((events.get() ?? []) + [event]) }
-                outcome.set(.success(()))
-            } catch { outcome.set(.failure(error)) }
-        }
+        startListening { event in events.set((events.get() ?? []) + [event]) }
         wait(2) { !(events.get() ?? []).isEmpty || outcome.get() != nil }
         try stopIfAStubRan(file: file, line: line)
         guard !(events.get() ?? []).isEmpty else {
@@ -82,6 +77,17 @@ final class ForumListenTests: Lesson9TestCase {
     }
 
     /// Writes a message as Ada straight to the emulator (not through the learner's code), with a fresh token of hers.
+    /// `listen(path)` in a task of its own, as the app calls it; how it ends goes to `outcome`.
+    private func startListening(onEvent: @escaping @Sendable (ServerSentEvent) -> Void = { _ in }) {
+        let forum = self.forum!, outcome = self.outcome
+        listening = Task.detached {
+            do {
+                try await forum.listen(Self.path, onEvent: onEvent)
+                outcome.set(.success(()))
+            } catch { outcome.set(.failure(error)) }
+        }
+    }
+
     private func postAsAda(_ ada: Credentials, idToken: String, text: String) {
         var request = URLRequest(url: URL(string: firebase.baseURL.absoluteString + Self.path + ".json?auth=" + idToken)!)
         request.httpMethod = "POST"
@@ -90,13 +96,7 @@ final class ForumListenTests: Lesson9TestCase {
     }
 
     func test_listen_beforeSignIn_throwsNotSignedIn_andOpensNothing() throws {
-        let forum = self.forum!, outcome = self.outcome
-        listening = Task.detached {
-            do {
-                try await forum.listen(Self.path) { _ in }
-                outcome.set(.success(()))
-            } catch { outcome.set(.failure(error)) }
-        }
+        startListening()
         wait(2) { outcome.get() != nil }
         try stopIfAStubRan()
         XCTAssertTrue(streams.isEmpty, "With nobody signed in, listen opened a stream (\(databaseTraffic)). Without a token there is nothing to open: throw .notSignedIn first. See \(exercise.reference).")
@@ -201,13 +201,7 @@ final class ForumListenTests: Lesson9TestCase {
     func test_listen_refusedByTheRules_throwsPermissionDenied() throws {
         try signedInAsAda(for: exercise)
         try firebase.setRules(#"{"rules": {".read": false}}"#)   // Ada may not read here: the stream is refused with 401
-        let forum = self.forum!, outcome = self.outcome
-        listening = Task.detached {
-            do {
-                try await forum.listen(Self.path) { _ in }
-                outcome.set(.success(()))
-            } catch { outcome.set(.failure(error)) }
-        }
+        startListening()
         wait(2) { outcome.get() != nil || requestCount > Self.requestLimit }
         try stopIfAStubRan()
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))  // anything it does after ending
