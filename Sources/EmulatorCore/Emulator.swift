@@ -83,11 +83,7 @@ public final class Emulator<Service: EmulatedService> {
 
     /// Delivers every held answer (those not cancelled meanwhile) and stops holding.
     public func releaseHeldResponses() {
-        let released = locked { () -> ResponseGate? in
-            defer { gate = nil }
-            return gate
-        }
-        released?.open()
+        holdOnlyTheResponsesSoFar().release()
     }
 
     /// Stops holding, but only for later requests: the answers held so far wait until the returned value's

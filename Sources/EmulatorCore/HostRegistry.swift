@@ -18,7 +18,7 @@ final class HostRegistry {
     private let lock = NSLock()
     private var entries: [String: WeakEmulator] = [:]
     /// How many hosts were ever reserved: marks "created since" for `sessions(reservedAfter:)`.
-    private(set) var reserved = 0
+    private var reserved = 0
     private var strays: [RecordedRequest] = []
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
