@@ -113,11 +113,21 @@ class Lesson6TestCase: LabTestCase {
         }
         guard waited == .completed, let outcome = box.get() else {
             task.cancel()
+            let report = TrafficReport(emulator)
+            // No request at all: nothing was ever coming back, whatever the continuation does.
+            let cause = report.received.isEmpty
+                ? """
+                    No request reached the emulator, so no answer was coming: a data task made inside \
+                    `withCheckedThrowingContinuation` must be started with `.resume()` (and its handler must resume the \
+                    continuation exactly once); `session.data(for:)` needs neither.
+                    """
+                : """
+                    If you bridge to a completion handler with `withCheckedThrowingContinuation`, every path of the handler \
+                    must call `continuation.resume(…)` exactly once; if you use `session.data(for:)`, nothing can hang.
+                    """
             throw fail("""
                 \(exercise.function) neither returned nor threw within \(Int(CompletionTimeouts.normal)) s. The emulator \
-                received: \(TrafficReport(emulator).summary). If you bridge to a completion handler with \
-                `withCheckedThrowingContinuation`, every path of the handler must call `continuation.resume(…)` exactly \
-                once; if you use `session.data(for:)`, nothing can hang. See \(exercise.reference).
+                received: \(report.summary). \(cause) See \(exercise.reference).
                 """, file: file, line: line)
         }
         return outcome
