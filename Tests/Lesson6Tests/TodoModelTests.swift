@@ -39,7 +39,7 @@ final class TodoModelTests: Lesson6TestCase {
     }
 
     func test_todo_decodesATodoWithoutAnID() throws {
-        let decoded = try decode(Todo.self, #"{"userId": 7, "title": "Learn REST with typed errors ✅", "completed": false}"#)
+        let decoded = try decode(Todo.self, #"{"userId": 7, "title": "Learn REST with typed errors ✅", "completed": true}"#)
         let id = try encode(decoded)["id"]
         if id != .null {
             throw fail("""
@@ -48,7 +48,10 @@ final class TodoModelTests: Lesson6TestCase {
                 (`?? 0`): a todo with an id says the server knows it. See LESSONS.md §6.2.
                 """)
         }
-        XCTAssertEqual(decoded, Self.newTodo, "A todo without an id decoded as \(decoded); expected \(Self.newTodo). See LESSONS.md §6.2.")
+        XCTAssertEqual(decoded, Self.newTodo, """
+            A todo without an id decoded as \(decoded), and Todo(userId: 7, title: …, completed: true) is \(Self.newTodo): \
+            a todo holds exactly what it was given or decoded. See LESSONS.md §6.2.
+            """)
     }
 
     func test_todo_jsonWithoutItsFields_isNotATodo() throws {
