@@ -12,6 +12,14 @@ final class TodoModelTests: Lesson6TestCase {
 
     func test_todo_decodesTheRecordedTodo() throws {
         let decoded = try decode(Todo.self, #"{"userId": 1, "id": 4, "title": "et porro tempora", "completed": true}"#)
+        if decoded != Self.todo4, try encode(decoded)["id"] == .null {
+            throw fail("""
+                The recorded todo 4 decoded as \(decoded): without its id, 4. The decoder dropped the id — a `CodingKeys` \
+                enum without `case id` leaves the id out both ways (never decoded, never encoded: a todo from the server \
+                would lose its id), and so does a constant with a value (`let id: Int? = nil`). List every key in \
+                `CodingKeys`, `id` too: a nil id is left out of the JSON anyway. See LESSONS.md §6.2.
+                """)
+        }
         XCTAssertEqual(decoded, Self.todo4, """
             The recorded todo 4 decoded as \(decoded), but Todo(id: 4, userId: 1, title: "et porro tempora", \
             completed: true) is \(Self.todo4): a todo holds exactly what it was given or decoded. See LESSONS.md §6.2.
@@ -176,9 +184,10 @@ final class TodoModelTests: Lesson6TestCase {
         }
         if wanted.subtracting(keys) == ["id"], keys.subtracting(wanted).isEmpty {
             return """
-                The todo has an id (\(expected["id"])), and its JSON has none: the id was dropped — by the initialiser, or \
+                The todo has an id (\(expected["id"])), and its JSON has none: the id was dropped — by the initialiser, \
                 by a constant with a value (`let id: Int? = nil`), which neither the initialiser nor JSONDecoder can ever \
-                set. Declare `var id: Int?` (or `let id: Int?`, no value) and keep the id given.
+                set, or by a `CodingKeys` enum without `case id`, which leaves it out of the JSON both ways. Declare \
+                `var id: Int?` (or `let id: Int?`, no value), keep the id given, and list `id` in any `CodingKeys`.
                 """
         }
         return "Keys not in the API: \(keys.subtracting(wanted).sorted()); missing: \(wanted.subtracting(keys).sorted()). Name each property exactly as its key."
