@@ -113,9 +113,10 @@ extension Lesson6TestCase {
         let head = "The server \(answer), and \(function) reported \(describe(got))."
         if case .unexpected(let inner) = got, inner is TodoAPIError {
             return """
-                \(head) That is a TodoAPIError of your own, wrapped again by a catch-all `catch` — the caller cannot \
-                switch over it. Rethrow your own errors as they are (`catch let error as TodoAPIError { throw error }` \
-                before the catch-all), so that this is \(wanted.caseText).
+                \(head) That is a TodoAPIError of your own, wrapped again in .unexpected — by a catch-all `catch`, or by \
+                a `mapError` on a Result that already holds TodoAPIErrors — and the caller cannot switch over it. Pass \
+                your own errors on as they are (`catch let error as TodoAPIError { throw error }` before the catch-all; \
+                `continuation.resume(with: result)` unchanged), so that this is \(wanted.caseText).
                 """
         }
         switch (wanted, got) {

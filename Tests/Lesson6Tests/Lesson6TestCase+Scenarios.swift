@@ -49,7 +49,7 @@ extension Lesson6TestCase {
     func checkSaveAnswered200IsASuccess(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws {
         let newID = emulator.nextID
         let answer: JSONValue = ["userId": .number(Double(Self.newUserID)), "id": .number(Double(newID)),
-                                 "title": .string(Self.newTitle), "completed": false]
+                                 "title": .string(Self.newTitle), "completed": .bool(Self.newCompleted)]
         emulator.inject(.malformedBody(answer.description))
         let outcome = try call()
         try requireSaveRequest(exercise, for: "checking a 200 answer", file: file, line: line)

@@ -31,12 +31,14 @@ class Lesson6TestCase: LabTestCase {
     static var todo157: Todo { Todo(id: 157, userId: 8, title: "dolorem veniam quisquam deserunt repellendus", completed: true) }
     /// No todo has this id: the published data stops at 200.
     static let missingID = 201
-    /// What the tests save: new, so without an id; a title the data does not have.
+    /// What the tests save: new, so without an id; a title the data does not have; already done (`completed` true,
+    /// not the default), so that a body that writes `false` whatever the todo says shows.
     static let newUserID = 7
     static let newTitle = "Learn REST with typed errors ✅"
-    static var newTodo: Todo { Todo(userId: newUserID, title: newTitle, completed: false) }
+    static let newCompleted = true
+    static var newTodo: Todo { Todo(userId: newUserID, title: newTitle, completed: newCompleted) }
     /// The new todo as the server stores it, with the id it assigned.
-    static func saved(id: Int) -> Todo { Todo(id: id, userId: newUserID, title: newTitle, completed: false) }
+    static func saved(id: Int) -> Todo { Todo(id: id, userId: newUserID, title: newTitle, completed: newCompleted) }
     /// 200 with a body cut off in the middle: not JSON.
     static let cutOff = #"{"userId": 1, "id": 4, "title": "et porro"#
 
@@ -113,11 +115,21 @@ class Lesson6TestCase: LabTestCase {
         }
         guard waited == .completed, let outcome = box.get() else {
             task.cancel()
+            let report = TrafficReport(emulator)
+            // No request at all: nothing was ever coming back, whatever the continuation does.
+            let cause = report.received.isEmpty
+                ? """
+                    No request reached the emulator, so no answer was coming: a data task made inside \
+                    `withCheckedThrowingContinuation` must be started with `.resume()` (and its handler must resume the \
+                    continuation exactly once); `session.data(for:)` needs neither.
+                    """
+                : """
+                    If you bridge to a completion handler with `withCheckedThrowingContinuation`, every path of the handler \
+                    must call `continuation.resume(…)` exactly once; if you use `session.data(for:)`, nothing can hang.
+                    """
             throw fail("""
                 \(exercise.function) neither returned nor threw within \(Int(CompletionTimeouts.normal)) s. The emulator \
-                received: \(TrafficReport(emulator).summary). If you bridge to a completion handler with \
-                `withCheckedThrowingContinuation`, every path of the handler must call `continuation.resume(…)` exactly \
-                once; if you use `session.data(for:)`, nothing can hang. See \(exercise.reference).
+                received: \(report.summary). \(cause) See \(exercise.reference).
                 """, file: file, line: line)
         }
         return outcome
@@ -240,7 +252,7 @@ class Lesson6TestCase: LabTestCase {
         if let id = fields["id"], id != .null {
             return idInBody(id, request, exercise)
         }
-        let expected: [String: JSONValue] = ["userId": .number(Double(newUserID)), "title": .string(newTitle), "completed": false]
+        let expected: [String: JSONValue] = ["userId": .number(Double(newUserID)), "title": .string(newTitle), "completed": .bool(newCompleted)]
         var withoutID = fields
         withoutID["id"] = nil
         if withoutID != expected {

@@ -12,6 +12,14 @@ final class TodoModelTests: Lesson6TestCase {
 
     func test_todo_decodesTheRecordedTodo() throws {
         let decoded = try decode(Todo.self, #"{"userId": 1, "id": 4, "title": "et porro tempora", "completed": true}"#)
+        if decoded != Self.todo4, try encode(decoded)["id"] == .null {
+            throw fail("""
+                The recorded todo 4 decoded as \(decoded): without its id, 4. The decoder dropped the id — a `CodingKeys` \
+                enum without `case id` leaves the id out both ways (never decoded, never encoded: a todo from the server \
+                would lose its id), and so does a constant with a value (`let id: Int? = nil`). List every key in \
+                `CodingKeys`, `id` too: a nil id is left out of the JSON anyway. See LESSONS.md §6.2.
+                """)
+        }
         XCTAssertEqual(decoded, Self.todo4, """
             The recorded todo 4 decoded as \(decoded), but Todo(id: 4, userId: 1, title: "et porro tempora", \
             completed: true) is \(Self.todo4): a todo holds exactly what it was given or decoded. See LESSONS.md §6.2.
@@ -39,8 +47,19 @@ final class TodoModelTests: Lesson6TestCase {
     }
 
     func test_todo_decodesATodoWithoutAnID() throws {
-        let decoded = try decode(Todo.self, #"{"userId": 7, "title": "Learn REST with typed errors ✅", "completed": false}"#)
-        XCTAssertEqual(decoded, Self.newTodo, "A todo without an id decoded as \(decoded); expected \(Self.newTodo). See LESSONS.md §6.2.")
+        let decoded = try decode(Todo.self, #"{"userId": 7, "title": "Learn REST with typed errors ✅", "completed": true}"#)
+        let id = try encode(decoded)["id"]
+        if id != .null {
+            throw fail("""
+                JSON without an id decoded as \(decoded): a todo with an id (\(id)). A todo the server has not numbered has \
+                no id — nil — and decoding must keep it so: read the id with `decodeIfPresent` and don't invent one \
+                (`?? 0`): a todo with an id says the server knows it. See LESSONS.md §6.2.
+                """)
+        }
+        XCTAssertEqual(decoded, Self.newTodo, """
+            A todo without an id decoded as \(decoded), and Todo(userId: 7, title: …, completed: true) is \(Self.newTodo): \
+            a todo holds exactly what it was given or decoded. See LESSONS.md §6.2.
+            """)
     }
 
     func test_todo_jsonWithoutItsFields_isNotATodo() throws {
@@ -52,6 +71,21 @@ final class TodoModelTests: Lesson6TestCase {
                 those three, so they are not optionals (only `id` is: a new todo has none): JSON without them is not a \
                 todo, and JSONDecoder must say so — a 200 with such a body is reported as .decoding (§6.4). See LESSONS.md §6.2.
                 """)
+            return
+        }
+        // Then each of the three alone: a default (`?? false`, `?? 0`, `?? ""`) or an optional hides one missing field.
+        let todo4: [String: JSONValue] = ["userId": 1, "id": 4, "title": "et porro tempora", "completed": true]
+        for key in ["userId", "title", "completed"] {
+            let without = JSONValue.object(todo4.filter { $0.key != key }).description
+            if let decoded = try? JSONDecoder().decode(Todo.self, from: Data(without.utf8)) {
+                XCTFail("""
+                    \(without), the recorded todo 4 without its `\(key)`, decoded as \(decoded). `\(key)` is not optional: \
+                    every todo has it, so JSON without it is not a todo, and decoding must fail (a 200 with such a body is \
+                    .decoding, §6.4). Declare it without `?`, and decode it with `decode`, not `decodeIfPresent` or \
+                    `try?` with a default. See LESSONS.md §6.2.
+                    """)
+                return
+            }
         }
     }
 
@@ -83,6 +117,17 @@ final class TodoModelTests: Lesson6TestCase {
                 \(other) == \(todo): two todos with the same id and different fields are equal. `==` compares every \
                 field (the synthesised one does): an edited todo must not equal the todo it was — and the tests compare \
                 the todo your calls give with `==`. Don't write your own `==` by id. See LESSONS.md §6.2.
+                """)
+            return
+        }
+        let renumbered = [Todo(id: 5, userId: 1, title: "et porro tempora", completed: true),
+                          Todo(userId: 1, title: "et porro tempora", completed: true)]
+        for other in renumbered where other == todo {
+            XCTFail("""
+                \(other) == \(todo): two todos with different ids are equal. `==` compares every field, the id too (the \
+                synthesised one does): a saved todo, with the id the server gave it, must not equal the todo that was sent \
+                without one — and the tests compare the todo your calls give with `==`. Don't leave the id out of your own \
+                `==`. See LESSONS.md §6.2.
                 """)
             return
         }
@@ -126,12 +171,23 @@ final class TodoModelTests: Lesson6TestCase {
     /// Which keys differ between an encoded todo and the API's.
     static func keyAdvice(_ json: JSONValue, _ expected: JSONValue) -> String {
         let keys = Set(json.objectValue?.keys.map { $0 } ?? []), wanted = Set(expected.objectValue?.keys.map { $0 } ?? [])
-        guard keys != wanted else { return "The keys are right; a value differs: keep each value as given." }
+        guard keys != wanted else {
+            if let expectedID = expected["id"].numberValue, let id = json["id"].numberValue, id != expectedID,
+               json.objectValue?.filter({ $0.key != "id" }) == expected.objectValue?.filter({ $0.key != "id" }) {
+                return """
+                    The id is \(json["id"]), not the \(expected["id"]) the todo was made with: the id given was not kept — by the \
+                    initialiser, or by a constant with a value (`let id: Int = 0`), which neither the initialiser nor \
+                    JSONDecoder can ever set, and which sends a made-up id. Declare `var id: Int?` and keep the id given.
+                    """
+            }
+            return "The keys are right; a value differs: keep each value as given."
+        }
         if wanted.subtracting(keys) == ["id"], keys.subtracting(wanted).isEmpty {
             return """
-                The todo has an id (\(expected["id"])), and its JSON has none: the id was dropped — by the initialiser, or \
+                The todo has an id (\(expected["id"])), and its JSON has none: the id was dropped — by the initialiser, \
                 by a constant with a value (`let id: Int? = nil`), which neither the initialiser nor JSONDecoder can ever \
-                set. Declare `var id: Int?` (or `let id: Int?`, no value) and keep the id given.
+                set, or by a `CodingKeys` enum without `case id`, which leaves it out of the JSON both ways. Declare \
+                `var id: Int?` (or `let id: Int?`, no value), keep the id given, and list `id` in any `CodingKeys`.
                 """
         }
         return "Keys not in the API: \(keys.subtracting(wanted).sorted()); missing: \(wanted.subtracting(keys).sorted()). Name each property exactly as its key."
