@@ -199,6 +199,22 @@ final class CreateMessageTests: Lesson1TestCase {
         XCTAssertEqual(thread.messages.map(\.text), ["Same words", "Same words"], "The thread's `messages` should hold both new messages. See LESSONS.md §1.4.")
     }
 
+    func test_createMessage_toAThreadTheControllerHolds_addsTheMessageOnce() throws {
+        try requireSetupSuccess(try createThread(title: "Held by the controller"), "createMessageThread(title: \"Held by the controller\")",
+                                of: Self.createThread)
+        guard let held = controller.messageThreads.first else {
+            throw fail("setup: createMessageThread succeeded but `messageThreads` is empty, so this test cannot check its own behaviour. The tests of createMessageThread say what is wrong. See LESSONS.md §1.3.")
+        }
+        try requireSuccess(try createMessage(in: held, text: "Only once"), of: exercise)
+        settle()
+        XCTAssertEqual(held.messages.map(\.text), ["Only once"], """
+            createMessage was given a thread that is also in the controller's `messageThreads` — the same object, since \
+            MessageThread is a class — and its `messages` are now \(Self.list(held.messages)): the message was added \
+            more than once. Append it once, to `messageThread` (the controller's list holds that very object, so it \
+            shows there too). See LESSONS.md §1.4 and §2.3.
+            """)
+    }
+
     func test_createMessage_permissionDenied_passesAnHTTPStatusError401() throws {
         emulator.inject(.permissionDenied)
         let error = try createMessage(in: sampleThread())
@@ -239,6 +255,11 @@ final class CreateMessageTests: Lesson1TestCase {
         try createMessage(in: thread)
         settle()
         XCTAssertTrue(thread.messages.isEmpty, "The thread gained a message although the server failed (500): \(Self.list(thread.messages)). Append only on success. See LESSONS.md §1.5.")
+    }
+
+    func test_createMessage_noContent204_isNoHTTPStatusError() throws {
+        emulator.withService { $0.answersWritesSilently = true }
+        try requireNoHTTPStatusErrorOn204(try createMessage(in: sampleThread(), text: "Silently stored"), of: exercise)
     }
 
     func test_createMessage_transportError_passesTheURLErrorOn() throws {
