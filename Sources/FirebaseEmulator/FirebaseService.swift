@@ -23,6 +23,10 @@ public struct FirebaseService: EmulatedService {
     public var streamBudget = StreamBudget.shared
     /// The longest string a write may hold, in UTF-8 bytes: Firebase's 10 MB [LIMITS]; tests may lower it.
     public var maximumStringBytes = Validation.maximumStringBytes
+    /// Answer every write (PUT, POST, PATCH, DELETE) as if it asked for `?print=silent`: the work is done, the answer is
+    /// 204 No Content with no body. Off by default, as on Firebase; tests turn it on to check that code counts any
+    /// status in 200...299 as a success, not only 200.
+    public var answersWritesSilently = false
 
     public init(database: JSONValue = .null, clock: @escaping () -> Date = { Date() },
                 randomness: PushIDGenerator.Randomness = .system) {

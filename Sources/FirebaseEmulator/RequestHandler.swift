@@ -35,7 +35,8 @@ enum RequestHandler {
             throw Rejection(400, ErrorText.invalidPath)
         }
 
-        let print = request.query["print"]
+        let isWrite = !["GET", "HEAD"].contains(request.method)
+        let print = request.query["print"] ?? (state.answersWritesSilently && isWrite ? "silent" : nil)
         // `print=silent`: the work is done, the answer is 204 with no body [REF].
         func success(_ value: JSONValue) -> EmulatorResponse {
             print == "silent" ? .noContent() : .json(value, pretty: print == "pretty")

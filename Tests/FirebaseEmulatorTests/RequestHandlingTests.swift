@@ -115,6 +115,19 @@ final class RequestHandlingTests: XCTestCase {
         }
     }
 
+    func test_answersWritesSilently_isPrintSilentForWritesOnly() {
+        for method in ["PUT", "POST", "PATCH", "DELETE", "GET"] {
+            let emulator = makeEmulator(["x": 0])
+            emulator.withService { $0.answersWritesSilently = true }
+            let response = emulator.handle(request(method, "/x.json", on: emulator, body: method == "PATCH" ? ["y": 1] : 1))
+            XCTAssertEqual(response.statusCode, method == "GET" ? 200 : 204, "Expected \(method) answered as with print=silent only when it writes")
+            if method != "GET" {
+                XCTAssertTrue(response.body.isEmpty, "Expected no body for \(method)")
+                XCTAssertNotEqual(emulator.database, ["x": 0], "Expected \(method) to still write")
+            }
+        }
+    }
+
     func test_printPretty() {
         let emulator = makeEmulator(["a": ["b": 1]])
         let response = emulator.handle(request("GET", "/.json?print=pretty", on: emulator))

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import FirebaseEmulator
 import LabTestSupport
+import LabSupport
 import Lesson1
 
 /// Exercise 1.4: `createMessage(messageThread:text:sender:completion:)` POSTs a message; the server chooses its key.
@@ -199,6 +200,42 @@ final class CreateMessageTests: Lesson1TestCase {
         XCTAssertEqual(thread.messages.map(\.text), ["Same words", "Same words"], "The thread's `messages` should hold both new messages. See LESSONS.md §1.4.")
     }
 
+    func test_createMessage_toAThreadTheControllerHolds_addsTheMessageOnce() throws {
+        // The controller holds a thread only once createMessageThread (§1.3) made it. That is called here directly, not
+        // graded: when it does not work, this test has nothing to check (§1.3's tests say why) — it only makes sure a
+        // createMessage stub is reported — so a §1.3 mistake is not reported again here.
+        guard let held = threadTheControllerHolds() else {
+            StubLog.reset()
+            let done = Box<Bool>()
+            controller.createMessage(messageThread: sampleThread(), text: "Only once", sender: "Ada") { _ in done.set(true) }
+            eventually(within: 2) { done.get() == true }
+            try stopIfAStubRan()
+            return
+        }
+        try requireSuccess(try createMessage(in: held, text: "Only once"), of: exercise)
+        settle()
+        XCTAssertEqual(held.messages.map(\.text), ["Only once"], """
+            createMessage was given a thread that is also in the controller's `messageThreads` — the same object, since \
+            MessageThread is a class — and its `messages` are now \(Self.list(held.messages)): the message was added \
+            more than once. Append it once, to `messageThread` (the controller's list holds that very object, so it \
+            shows there too). See LESSONS.md §1.4 and §2.3.
+            """)
+    }
+
+    /// Makes a thread with the learner's createMessageThread, outside the graded calls: the thread the controller then
+    /// holds, or nil when that did not work cleanly (no success, nothing held, or a request that went elsewhere).
+    private func threadTheControllerHolds() -> MessageThread? {
+        let done = Box<Error?>()
+        controller.createMessageThread(title: "Held by the controller") { error in done.set(error) }
+        let finished = eventually(within: 2) { done.get() != nil }
+        defer { StubLog.reset() }
+        let traffic = TrafficReport(emulator)
+        guard finished, case .some(.none) = done.get(), traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty,
+              traffic.received.allSatisfy({ (200...299).contains($0.response.statusCode) }) else { return nil }
+        settle()
+        return controller.messageThreads.first
+    }
+
     func test_createMessage_permissionDenied_passesAnHTTPStatusError401() throws {
         emulator.inject(.permissionDenied)
         let error = try createMessage(in: sampleThread())
@@ -239,6 +276,11 @@ final class CreateMessageTests: Lesson1TestCase {
         try createMessage(in: thread)
         settle()
         XCTAssertTrue(thread.messages.isEmpty, "The thread gained a message although the server failed (500): \(Self.list(thread.messages)). Append only on success. See LESSONS.md §1.5.")
+    }
+
+    func test_createMessage_noContent204_isNoHTTPStatusError() throws {
+        emulator.withService { $0.answersWritesSilently = true }
+        try requireNoHTTPStatusErrorOn204(try createMessage(in: sampleThread(), text: "Silently stored"), of: exercise)
     }
 
     func test_createMessage_transportError_passesTheURLErrorOn() throws {

@@ -244,6 +244,11 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             """)
     }
 
+    func test_createMessageThread_noContent204_isNoHTTPStatusError() throws {
+        emulator.withService { $0.answersWritesSilently = true }
+        try requireNoHTTPStatusErrorOn204(try createThread(title: "Silently stored"), of: exercise)
+    }
+
     func test_createMessageThread_transportError_passesTheURLErrorOn() throws {
         emulator.inject(.transportError(.notConnectedToInternet))
         let error = try createThread()

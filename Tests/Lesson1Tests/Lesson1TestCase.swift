@@ -244,7 +244,28 @@ class Lesson1TestCase: LabTestCase {
                 Requests: \(TrafficReport(emulator).summary). See LESSONS.md §1.5.
                 """, file: file, line: line)
         }
+        if let decoding = error as? DecodingError, TrafficReport(emulator).received.allSatisfy({ (200...299).contains($0.response.statusCode) }) {
+            throw fail("""
+                \(exercise.function) passed a DecodingError to its completion, though the server accepted the write: \
+                \(oneLine(decoding)). Your code decoded the server's answer as something it is not — a POST answers \
+                {"name": "<push ID>"}, only the key Firebase chose, and a PUT answers the data you sent — and reported \
+                the failure. You need not decode the answer at all: a status in 200...299 is the success, and what you \
+                append is what you sent. Requests: \(TrafficReport(emulator).summary). See \(exercise.reference).
+                """, file: file, line: line)
+        }
         try requireSuccess(error, of: exercise, on: emulator, file: file, line: line)
+    }
+
+    /// Checks that a write the emulator answered 204 No Content (a success with no body; `answersWritesSilently`) did
+    /// not reach completion as an HTTPStatusError: only a status outside 200...299 is one.
+    func requireNoHTTPStatusErrorOn204(_ error: Error?, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let status = Self.httpStatus(of: error), (200...299).contains(status) else { return }
+        throw fail("""
+            The emulator answered \(exercise.function)'s request with 204 No Content — a success with no body (as \
+            Firebase answers a write with ?print=silent) — but completion got HTTPStatusError(statusCode: \(status)). \
+            Any status in 200...299 is a success, not only 200: only a status outside 200...299 is an HTTPStatusError. \
+            Requests: \(TrafficReport(emulator).summary). See LESSONS.md §1.5.
+            """, file: file, line: line)
     }
 
     /// For a call a test needs before the behaviour it checks: stops it with a "setup: …" message when it failed.

@@ -189,6 +189,14 @@ final class MessageTests: Lesson2TestCase {
                 ? "given a timestamp, your initialiser stores it, so what differs is the value used when it is left out."
                 : "store the parameter, unchanged, in a `Date` property.") See LESSONS.md §2.2.
             """)
+        guard (now - 5)...(after.timeIntervalSinceReferenceDate + 5) ~= seconds else { return }
+        Thread.sleep(forTimeInterval: 0.02)
+        let later = try encoded(MessageThread.Message(text: "Later", sender: "Ada"), exercise)
+        XCTAssertFalse(later["timestamp"] == json["timestamp"], """
+            Two messages made without a timestamp, 0.02 s apart, have the same "timestamp", \(json["timestamp"].description): \
+            the default is computed once and shared (a `static let`, or a stored value), so every message carries the same \
+            moment. The parameter's default must be `Date()` in the signature, computed anew for each message. See LESSONS.md §2.2.
+            """)
     }
 
     func test_message_equality_comparesTextSenderAndTimestamp() throws {

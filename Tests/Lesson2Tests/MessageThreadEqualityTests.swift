@@ -71,6 +71,13 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
             Two threads that differ only in their title ("REST APIs" and "Codable") compare equal (==). == must compare \
             the title too: values that differ are not equal. See LESSONS.md §2.4.
             """)
+        let lower = thread(title: "rest apis")
+        try requireInitialiserKeeps(first, lower, sameValues: false, "titles that differ only in case")
+        XCTAssertFalse(first == lower || lower == first, """
+            Two threads whose titles differ only in case ("REST APIs" and "rest apis") compare equal (==). They are \
+            different values — the app shows them differently, and a PUT stores them differently — so compare the \
+            titles exactly, with ==, not lowercased() or a case-insensitive comparison. See LESSONS.md §2.4.
+            """)
     }
 
     func test_equality_threadsWithDifferentIdentifiers_areNotEqual() throws {
@@ -80,6 +87,14 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
             Two threads that differ only in their identifier compare equal (==). The same title is not the same thread: \
             the identifier is its key in the database. Compare the identifier too. See LESSONS.md §2.4.
             """)
+        let lower = thread(identifier: Self.sampleThreadID.lowercased())
+        try requireInitialiserKeeps(first, lower, sameValues: false, "identifiers that differ only in case")
+        XCTAssertFalse(first == lower || lower == first, """
+            Two threads whose identifiers differ only in case ("\(Self.sampleThreadID)" and \
+            "\(Self.sampleThreadID.lowercased())") compare equal (==). An identifier is a key in the database, and \
+            Firebase's keys are case-sensitive: those are two different threads. Compare the identifiers exactly, with \
+            ==, not as UUIDs or lowercased(). See LESSONS.md §2.4.
+            """)
     }
 
     func test_equality_threadsWithDifferentMessages_areNotEqual() throws {
@@ -88,6 +103,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         let otherSender = MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)
         let otherTime = MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(1))
         let otherInstant = MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(0.25))
+        let later = MessageThread.Message(text: "A minute later", sender: "Grace", timestamp: Self.sampleDate.addingTimeInterval(60))
         let cases: [(String, [MessageThread.Message], [MessageThread.Message])] = [
             ("one has a message and the other none", [recorded], []),
             ("their one message differs in text and sender", [recorded], [other]),
@@ -97,6 +113,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
             ("one has an extra message", [recorded], [recorded, other]),
             ("the first of their two messages differs", [recorded, other], [otherSender, other]),
             ("they hold the same two messages in another order", [recorded, other], [other, recorded]),
+            ("they hold the same two messages, made a minute apart, in another order", [recorded, later], [later, recorded]),
         ]
         for (difference, left, right) in cases {
             if left == right {
@@ -110,8 +127,10 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
             try requireInitialiserKeeps(lhs, rhs, sameValues: false, difference)
             XCTAssertFalse(lhs == rhs || rhs == lhs, """
                 Two threads with the same title and identifier compare equal (==) although \(difference). == must compare \
-                the messages too, all of them and whole, in order (`lhs.messages == rhs.messages`: arrays of an Equatable \
-                type compare element by element). See LESSONS.md §2.4.
+                the messages too, all of them and whole, in the order they are in — don't sort them first \
+                (`lhs.messages == rhs.messages`: arrays of an Equatable type compare element by element).\
+                \(left.count != right.count ? " A comparison that stops at the shorter list (zip) never sees a missing or extra message." : "") \
+                See LESSONS.md §2.4.
                 """)
         }
     }

@@ -86,50 +86,56 @@ final class MessageThreadTests: Lesson2TestCase {
     }
 
     func test_messageThread_encodesMessagesAsAnArrayOfMessageObjects() throws {
-        // Not in time order, so that a thread that sorts its messages is seen.
+        // Not in time order, so that a thread that sorts its messages is seen; then the other way round, so that one that
+        // loses the order (a Set) is seen whatever order it happens to keep; then one message twice (two POSTs of the
+        // same words make two equal messages), so that one that drops repeated messages is seen.
         let first = MessageThread.Message(text: "First", sender: "Ada", timestamp: Self.sampleDate.addingTimeInterval(60))
         let second = MessageThread.Message(text: "Second", sender: "Grace", timestamp: Self.sampleDate)
-        let thread = MessageThread(title: "Nesting", identifier: Self.sampleThreadID, messages: [first, second])
-        let json = try encoded(thread, exercise)
-        let messages = json["messages"]
-        let declared = Self.stored(thread)["messages"].map { "your `messages` property is declared \(Self.typeDescription(of: $0))" }
-        switch messages {
-        case .array(let elements):
-            let one = try encoded(first, exercise), two = try encoded(second, exercise)
-            let expected: JSONValue = [one, two]
-            guard messages != expected else { return }
-            let storage = Self.storageProblems(thread, given: [("messages", [first, second])])
-            let initialValue = messagesKeepTheirValues()
-                ? initialValueProblems(sampleThread(), given: [("messages", [sampleMessage()])], fixture: Self.threadFixture) : []
-            let cause = messages == [two, one]
-                ? "It holds the two messages in another order: keep the order the caller gave."
-                : storage.isEmpty ? "Your `messages` property holds the two messages, so your own encoding writes something else."
-                : initialValue.isEmpty ? "In the thread your initialiser built, \(storage.joined(separator: "; "))."
-                : initialValue.joined(separator: " ")
-            XCTFail("""
-                A thread made with two messages should encode "messages" as an array of the two, each encoded as \
-                MessageThread.Message encodes it, in the order given: \(expected.description). It encodes \
-                \(elements.count) element(s): \(messages.description). \(cause) Store the `messages` parameter unchanged. \
-                See LESSONS.md §2.1 and §2.3.
-                """)
-        case .object:
-            XCTFail("""
-                A thread made with two messages encodes "messages" as a JSON object (\(messages.description))\
-                \(declared.map { ": \($0)" } ?? ""). The thread holds its messages as an array, `[MessageThread.Message]`, \
-                which JSONEncoder writes as a JSON array of message objects. (Firebase itself keys POSTed messages by push \
-                ID; reading that form is Lesson 3.) See LESSONS.md §2.3.
-                """)
-        case .null:
-            XCTFail("""
-                A thread made with two messages encodes no "messages": \(json.description). Add a `messages` property, \
-                `[MessageThread.Message]`, and store the parameter in it. See LESSONS.md §2.3.
-                """)
-        default:
-            XCTFail("""
-                A thread made with two messages encodes "messages" as \(Self.kind(messages)) \(messages.description), not an \
-                array of message objects\(declared.map { " (\($0))" } ?? ""). Type the property `[MessageThread.Message]`: \
-                the thread's JSON layer nests the message layer. See LESSONS.md §2.1 and §2.3.
-                """)
+        for given in [[first, second], [second, first], [first, first]] {
+            let thread = MessageThread(title: "Nesting", identifier: Self.sampleThreadID, messages: given)
+            let json = try encoded(thread, exercise)
+            let messages = json["messages"]
+            let declared = Self.stored(thread)["messages"].map { "your `messages` property is declared \(Self.typeDescription(of: $0))" }
+            switch messages {
+            case .array(let elements):
+                let expected = JSONValue.array(try given.map { try encoded($0, exercise) })
+                guard messages != expected else { continue }
+                let reversed = JSONValue.array(try given.reversed().map { try encoded($0, exercise) })
+                let storage = Self.storageProblems(thread, given: [("messages", given)])
+                let initialValue = messagesKeepTheirValues()
+                    ? initialValueProblems(sampleThread(), given: [("messages", [sampleMessage()])], fixture: Self.threadFixture) : []
+                let cause = given[0] == given[1] && elements.count < given.count
+                    ? "It was given the same message twice and holds it once: keep every message, repeated ones too — two POSTs of the same words are two messages."
+                    : messages == reversed ? "It holds the two messages in another order: keep the order the caller gave (a Set, or sorting, loses it)."
+                    : storage.isEmpty ? "Your `messages` property holds the messages given, so your own encoding writes something else."
+                    : initialValue.isEmpty ? "In the thread your initialiser built, \(storage.joined(separator: "; "))."
+                    : initialValue.joined(separator: " ")
+                XCTFail("""
+                    A thread made with two messages should encode "messages" as an array of the two, each encoded as \
+                    MessageThread.Message encodes it, in the order given: \(expected.description). It encodes \
+                    \(elements.count) element(s): \(messages.description). \(cause) Store the `messages` parameter unchanged. \
+                    See LESSONS.md §2.1 and §2.3.
+                    """)
+            case .object:
+                XCTFail("""
+                    A thread made with two messages encodes "messages" as a JSON object (\(messages.description))\
+                    \(declared.map { ": \($0)" } ?? ""). The thread holds its messages as an array, `[MessageThread.Message]`, \
+                    which JSONEncoder writes as a JSON array of message objects. (Firebase itself keys POSTed messages by push \
+                    ID; reading that form is Lesson 3.) See LESSONS.md §2.3.
+                    """)
+            case .null:
+                XCTFail("""
+                    A thread made with two messages encodes no "messages": \(json.description). Add a `messages` property, \
+                    `[MessageThread.Message]`, and store the parameter in it. See LESSONS.md §2.3.
+                    """)
+            default:
+                XCTFail("""
+                    A thread made with two messages encodes "messages" as \(Self.kind(messages)) \(messages.description), not an \
+                    array of message objects\(declared.map { " (\($0))" } ?? ""). Type the property `[MessageThread.Message]`: \
+                    the thread's JSON layer nests the message layer. See LESSONS.md §2.1 and §2.3.
+                    """)
+            }
+            return
         }
     }
 
