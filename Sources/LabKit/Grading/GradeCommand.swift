@@ -28,8 +28,42 @@ public enum GradeCommand {
             let named = Set(try options.lessons.map { try kit.lesson($0).name })
             lessons = lessons.filter { named.contains($0.name) }
         }
+        try GradeOutputs.checkEnvironment(options, catalog: kit.catalog)
+        try checkOutFolder(options.outFolder)
         return try KitLock.during(kit, say: output) {
             try gradeClass(options, lessons: lessons, kit: kit, output: output)
+        }
+    }
+
+    /// The report folder: made now if need be, so that a path that is a file, or a folder that cannot be made, is
+    /// said in one line before any learner is graded (not as Foundation's error after the kit's check).
+    static func checkOutFolder(_ path: String,
+                               cwd: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws {
+        let out = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd.path, isDirectory: true)).standardizedFileURL
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw UsageError("--out \(path): that is a file, not a folder; name a folder for the class report (default: lab-grades)")
+            }
+            guard FileManager.default.isWritableFile(atPath: out.path) else {
+                throw UsageError("--out \(path): that folder cannot be written to; name another folder for the class report")
+            }
+            return
+        }
+        var above = out.deletingLastPathComponent()
+        while above.path != "/" {  // a file on the way: Foundation would say only "NSCocoaErrorDomain error 512"
+            if FileManager.default.fileExists(atPath: above.path, isDirectory: &isFolder) {
+                guard isFolder.boolValue else {
+                    throw UsageError("--out \(path): \(above.path) is a file, not a folder; name a folder for the class report (default: lab-grades)")
+                }
+                break
+            }
+            above = above.deletingLastPathComponent()
+        }
+        do {
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError("--out \(path): cannot make that folder for the class report (\((error as NSError).localizedDescription)); name another folder")
         }
     }
 
