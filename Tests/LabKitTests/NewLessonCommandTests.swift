@@ -69,6 +69,8 @@ final class NewLessonCommandTests: FolderTestCase {
         XCTAssertTrue(refusal(["\(n)", "--title", "X"]).contains("is not a lesson name"))
         XCTAssertTrue(refusal(["Paging", "--title", "X"]).contains("e.g. \(L)"))
         XCTAssertTrue(refusal(["Lesson09", "--title", "X"]).contains("is not a lesson name"))
+        XCTAssertTrue(refusal(["Lesson\(Int(N)! + 2)", "--title", "X"]).contains("would leave a gap after Lesson\(Int(N)! - 1): the next lesson is \(L)"),
+                      "a lesson after a gap: " + refusal(["Lesson\(Int(N)! + 2)", "--title", "X"]))
         XCTAssertTrue(refusal([L]).contains("give the lesson a title"))
         XCTAssertTrue(refusal([L, "--title", "  "]).contains("give the lesson a title"))
         XCTAssertTrue(refusal(["--title", "X"]).contains("name the lesson"))
