@@ -107,4 +107,20 @@ final class NewLessonCommandTests: FolderTestCase {
         try FileManager.default.removeItem(at: kit.appendingPathComponent("Tests/\(L)Tests"))
         XCTAssertTrue(try LintCommand.findProblems(in: kit).contains("\(L): Tests/\(L)Tests/ does not exist"))
     }
+
+    /// A pointsPerTest of 0 or less in lessons.json went through lint and graded learners with 0 or negative points.
+    func test_lint_refusesPointsPerTestOfZeroOrLess() throws {
+        let url = kit.appendingPathComponent("lessons.json")
+        var catalog = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        var lessons = catalog["lessons"] as! [[String: Any]]
+        var exercises = lessons[0]["exercises"] as! [[String: Any]]
+        exercises[0]["pointsPerTest"] = -1
+        exercises[1]["pointsPerTest"] = 0
+        lessons[0]["exercises"] = exercises
+        catalog["lessons"] = lessons
+        try JSONSerialization.data(withJSONObject: catalog).write(to: url)
+        let problems = try LintCommand.findProblems(in: kit).joined(separator: "\n")
+        XCTAssertTrue(problems.contains("Lesson1 §1.3 createMessageThread(title:completion:): pointsPerTest is -1.0; it must be above 0"), problems)
+        XCTAssertTrue(problems.contains("Lesson1 §1.4 createMessage(messageThread:text:sender:completion:): pointsPerTest is 0.0; it must be above 0"), problems)
+    }
 }

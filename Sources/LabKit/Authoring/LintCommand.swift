@@ -42,6 +42,9 @@ public enum LintCommand {
             for exercise in lesson.exercises {
                 let label = "\(lesson.name) §\(exercise.section) \(exercise.function)"
                 if exercise.hints.isEmpty { problems.append("\(label) has no hint") }
+                if let points = exercise.pointsPerTest, !(points > 0 && points.isFinite) {
+                    problems.append("\(label): pointsPerTest is \(points); it must be above 0 (leave it out for 1 point a test)")
+                }
                 if !exercise.section.hasPrefix(lesson.chapter + ".") { problems.append("\(label): section is not in chapter \(lesson.chapter)") }
                 if !hasHeading("### \(exercise.section) ", in: lessonsText) { problems.append("\(label): LESSONS.md has no heading `### \(exercise.section) …`") }
                 if !exists(root.appendingPathComponent(exercise.file)) { problems.append("\(label): \(exercise.file) does not exist") }
