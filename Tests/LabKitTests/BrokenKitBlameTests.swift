@@ -93,4 +93,14 @@ final class BrokenKitBlameTests: FolderTestCase {
         XCTAssertTrue(text.contains("a hint for the learner"), text)
         XCTAssertFalse(text.contains("kit itself is broken"), text)
     }
+
+    /// lessons.json naming a test class that does not exist (a typo while adding a lesson): that exercise has no
+    /// test at all, and the report said "All 1 tests pass: Lesson 1 is done" — for a lesson with an exercise unchecked.
+    func test_check_withAnExerciseNoTestRanFor_isNotDone_andPointsToLint() throws {
+        let text = try report([("test_c", "GTests", .passed, nil)])
+        XCTAssertFalse(text.contains("is done"), text)
+        XCTAssertTrue(text.contains("1.3 f()  0/0 tests  no tests ran"), text)
+        XCTAssertTrue(text.contains("No test of §1.3 f() ran: lessons.json says FTests grades it"), text)
+        XCTAssertTrue(text.contains("`swift run lab lint`"), text)
+    }
 }
