@@ -25,6 +25,20 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// Run in the kit with its Solutions/ gone, lab said "could not find the lab kit … run this from the kit's
+    /// folder" — to an instructor standing in it. It names the folder and what is missing.
+    func test_aKitWithoutSolutions_isNamed_notReportedAsNoKitAtAll() throws {
+        let kit = FileManager.default.temporaryDirectory.appendingPathComponent("kit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: kit) }
+        try FileManager.default.createDirectory(at: kit.appendingPathComponent("Exercises/Lesson1"), withIntermediateDirectories: true)
+        for file in ["Package.swift", "lessons.json"] { try "".write(to: kit.appendingPathComponent(file), atomically: true, encoding: .utf8) }
+        XCTAssertThrowsError(try KitRoot.find(from: kit.appendingPathComponent("Exercises/Lesson1"))) {
+            XCTAssertTrue("\($0)".hasPrefix("\(kit.path) is the lab kit but has no Solutions/ folder"), "\($0)")
+        }
+        try FileManager.default.createDirectory(at: kit.appendingPathComponent("Solutions"), withIntermediateDirectories: true)
+        XCTAssertEqual(try KitRoot.find(from: kit.appendingPathComponent("Exercises/Lesson1")).path, kit.standardizedFileURL.path)
+    }
+
     func test_helpIsShownWhenAskedFor_alsoAfterACommand() {
         for arguments in [["--help"], ["-h"], ["help"]] {
             let (status, printed) = run(arguments)
