@@ -44,4 +44,20 @@ final class RefusedLinkTests: FolderTestCase {
         XCTAssertEqual(code.refusedLinks, [])
         XCTAssertEqual(code.files, ["Controller.swift": Data("let mine = 1".utf8)], "a link within the learner's own Exercises/ is theirs")
     }
+
+    /// A link that leads nowhere (a dangling one, a loop) and a Package.swift are left out, and said: before, a
+    /// learner's file that "is there" vanished from the grade without a word in the notes.
+    func test_aDanglingLink_aLoop_andAManifest_areLeftOut_withANote() throws {
+        try write("learner/Exercises/Lesson1/Controller.swift", "let mine = 1")
+        try write("learner/Exercises/Lesson1/Package.swift", "// swift-tools-version:5.9")
+        let lesson = exercises.appendingPathComponent("Lesson1")
+        try FileManager.default.createSymbolicLink(atPath: lesson.appendingPathComponent("Gone.swift").path, withDestinationPath: "nowhere.swift")
+        try FileManager.default.createSymbolicLink(atPath: lesson.appendingPathComponent("Loop.swift").path, withDestinationPath: "Loop.swift")
+        let code = code()
+        XCTAssertEqual(code.files, ["Controller.swift": Data("let mine = 1".utf8)])
+        XCTAssertEqual(code.refusedLinks, [])
+        XCTAssertEqual(Set(code.notes), ["Exercises/Lesson1/Gone.swift is a link that leads to no file: not taken",
+                                         "Exercises/Lesson1/Loop.swift is a link that leads to no file: not taken",
+                                         "Exercises/Lesson1/Package.swift: a package manifest is not a lesson's code, not taken"])
+    }
 }

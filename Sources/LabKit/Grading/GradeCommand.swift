@@ -180,7 +180,7 @@ struct GradingWorkspace {
         // Only the lessons and their tests: the kit's own test targets and tools are not built for grading.
         run.environment["LAB_LESSONS"] = lessons.map(\.name).joined(separator: ",")
         let (outcome, replaced) = try run.runAroundBrokenLessons(lessons, resultsFile: resultsFile, in: workspace)
-        notes += replaced.map { "\($0.lesson) does not compile (\($0.error)): graded as not started" }
+        notes += replaced.map { "\($0.lesson) does not compile (\($0.error)): its tests fail, 0 points" }
         notes += outcome.notes
         if !outcome.buildErrors.isEmpty || outcome.results.status == "error" {
             notes.append("the kit does not build with this copy: \(outcome.buildErrors.first ?? outcome.results.message ?? "see the log")")
