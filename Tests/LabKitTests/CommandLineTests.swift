@@ -39,6 +39,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try KitRoot.find(from: kit.appendingPathComponent("Exercises/Lesson1")).path, kit.standardizedFileURL.path)
     }
 
+    /// `LAB_SOLUTIONS=1 swift run lab check 1` said "All 35 tests pass: Lesson 1 is done." of Solutions/, with
+    /// nothing to say it was not the learner's Exercises/.
+    func test_checkingWithLAB_SOLUTIONS_saysItChecksTheSolutions() {
+        XCTAssertEqual(LearnerCommands.solutionsNote(environment: ["LAB_SOLUTIONS": "1"]),
+                       "LAB_SOLUTIONS=1 is set: this checks the reference solutions in Solutions/, not Exercises/ (unset it to check your own code).")
+        XCTAssertNil(LearnerCommands.solutionsNote(environment: [:]))
+        XCTAssertNil(LearnerCommands.solutionsNote(environment: ["LAB_SOLUTIONS": "0"]))
+    }
+
     func test_helpIsShownWhenAskedFor_alsoAfterACommand() {
         for arguments in [["--help"], ["-h"], ["help"]] {
             let (status, printed) = run(arguments)
