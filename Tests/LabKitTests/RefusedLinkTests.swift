@@ -60,4 +60,17 @@ final class RefusedLinkTests: FolderTestCase {
                                          "Exercises/Lesson1/Loop.swift is a link that leads to no file: not taken",
                                          "Exercises/Lesson1/Package.swift: a package manifest is not a lesson's code, not taken"])
     }
+
+    /// A learner's file moved up to Exercises/, or a lesson folder named `lesson1`, was never graded and never named:
+    /// the row said only "does not compile" or "no Exercises/Lesson1".
+    func test_whatSitsOutsideEveryLessonFolder_isNamed() throws {
+        try write("learner/Exercises/MessageThreadController.swift", "let mine = 1")
+        try write("learner/Exercises/Lesson2-old/Model.swift", "let mine = 2")
+        try write("learner/Exercises/lesson2/Model.swift", "let mine = 2")  // named where Lesson2 is missing
+        try write("learner/Exercises/Lesson1/Controller.swift", "let mine = 1")
+        try write("learner/Exercises/.DS_Store", "")
+        XCTAssertEqual(GradingWorkspace.strayEntries(in: exercises, lessons: ["Lesson1", "Lesson2"]),
+                       ["Exercises/Lesson2-old/ is not a lesson folder (they are named Lesson1, Lesson2, …): not graded",
+                        "Exercises/MessageThreadController.swift is in no lesson folder: not graded"])
+    }
 }

@@ -150,12 +150,14 @@ struct GradingWorkspace {
             return ClassReport.Row(learner: learner, results: nil, notes: [note])
         }
         try workspace.restoreKit()
-        var notes: [String] = []
+        var notes = Self.strayEntries(in: exercises, lessons: kit.catalog.lessons.map(\.name))
         var refused: [String: String] = [:]  // lesson → why its code is not graded
         for lesson in lessons {
             let source = exercises.appendingPathComponent(lesson.name)
             guard FileManager.default.fileExists(atPath: source.path) else {
-                notes.append("no Exercises/\(lesson.name): graded as not started")
+                let lookalike = (try? FileManager.default.contentsOfDirectory(atPath: exercises.path))?
+                    .first { $0.lowercased() == lesson.name.lowercased() }
+                notes.append("no Exercises/\(lesson.name)\(lookalike.map { " (Exercises/\($0) is there: the folder must be named \(lesson.name))" } ?? ""): graded as not started")
                 try workspace.useStubs(for: lesson.name)
                 continue
             }
@@ -199,6 +201,21 @@ struct GradingWorkspace {
             try ResultsFile.write(results, to: resultsFile)
         }
         return ClassReport.Row(learner: learner, results: results, notes: notes + Self.stoppedTests(in: results))
+    }
+
+    /// Notes for what sits in Exercises/ outside every lesson folder — a `.swift` file moved up a level, a folder
+    /// named `lesson1` — which is never graded: said, so that a learner's 0 is not a mystery.
+    static func strayEntries(in exercises: URL, lessons: [String]) -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: exercises.path)) ?? []).sorted()
+        // `lesson1` for Lesson1 is said where Lesson1 is missing (when it is graded), not twice.
+        let lowercased = Set(lessons.map { $0.lowercased() })
+        return names.filter { !$0.hasPrefix(".") && !lowercased.contains($0.lowercased()) }.map { name in
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: exercises.appendingPathComponent(name).path, isDirectory: &isFolder)
+            return isFolder.boolValue
+                ? "Exercises/\(name)/ is not a lesson folder (they are named \(lessons.first ?? "Lesson1"), \(lessons.dropFirst().first ?? "Lesson2"), …): not graded"
+                : "Exercises/\(name) is in no lesson folder: not graded"
+        }
     }
 
     /// Notes naming the exercises whose tests hung, crashed or ended the test process: the row says what happened.
