@@ -91,6 +91,7 @@ public enum MutantsCommand {
                         output: (String) -> Void) throws -> Tally {
         let mutants = try choice.mutants(of: lesson, in: kit)
         output("\(lesson.name): \(mutants.count) mutant(s) from Tests/Mutants/\(lesson.name).json, \(jobs) at a time")
+        if mutants.isEmpty { return nothingToMeasure(lesson, output: output) }
 
         // One private workspace per job, each building only this lesson; the reference must pass in each.
         var workers = try (0..<max(1, min(jobs, mutants.count))).map { try MutantWorker(kit: kit, lesson: lesson, number: $0) }
@@ -117,6 +118,13 @@ public enum MutantsCommand {
         }
         if let failure = failure { throw failure }
         return tally(lesson, mutants: mutants, verdicts: verdicts, output: output)
+    }
+
+    /// No mutant chosen (a new lesson's empty catalog, or `--only` naming another lesson's): said, and no copy built
+    /// for nothing — before, a minute of building ended in "mistakes caught 0/0 (-)".
+    static func nothingToMeasure(_ lesson: LessonCatalog.Lesson, output: (String) -> Void) -> Tally {
+        output("  nothing to measure: Tests/Mutants/\(lesson.name).json lists no mutant of this choice — write the mistakes learners make and the correct variants they write (README § Measuring the tests)")
+        return Tally(lesson: lesson.name)
     }
 
     /// Counts and prints the verdicts, `verdicts[i]` being the runs of `mutants[i]`.
