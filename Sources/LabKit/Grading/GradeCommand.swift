@@ -238,6 +238,7 @@ extension GradingWorkspace {
     /// every learner's fault: a message blaming the kit when they fall short of full marks, nil when they earn them.
     /// Remembered until the kit's files change (`.lab/kit-verified`).
     func kitIsBroken() throws -> String? {
+        if let unchecked = Self.exercisesWithoutTests(of: lessons, kit: kit) { return unchecked }
         let fingerprint = try KitFingerprint.of(kit)
         let stamp = kit.stateFolder.appendingPathComponent("kit-verified")
         // "<fingerprint>\n<lessons verified>": a check of some lessons (`--lesson`) does not vouch for the others.
@@ -257,6 +258,25 @@ extension GradingWorkspace {
             The kit itself is broken, so nothing was graded: its own reference solutions (Solutions/) fail \(failed.isEmpty ? "to build or run" : "\(failed.count) graded test(s)"), and every learner would be blamed for it.
               First: \(first)
             Fix the kit — a fixture, a test, lessons.json or a solution — and check it with `LAB_SOLUTIONS=1 swift test --disable-swift-testing`.
+            """
+    }
+}
+
+extension GradingWorkspace {
+    /// An exercise of the graded lessons that no test of the kit grades (lessons.json naming a test class its
+    /// Tests/ lacks) would drop out of every learner's total, the reference's too, so the check above would pass:
+    /// a learner with half of Lesson 1 done was graded 18/18. Said, and nothing graded.
+    static func exercisesWithoutTests(of lessons: [LessonCatalog.Lesson], kit: Kit) -> String? {
+        let graded = LessonRun(root: kit.root, catalog: kit.catalog).gradedTests(of: lessons)
+        let covered = Set(graded.values.map { "\($0.lesson.name) \($0.exercise.section)" })
+        let missing = lessons.flatMap { lesson in
+            lesson.exercises.filter { !covered.contains("\(lesson.name) \($0.section)") }
+                .map { "§\($0.section) \($0.function) (lessons.json: \($0.testClass), which Tests/\(lesson.name)Tests does not declare)" }
+        }
+        guard !missing.isEmpty else { return nil }
+        return """
+            The kit itself is broken, so nothing was graded: no test grades \(missing.joined(separator: "; ")), so those points would silently drop out of every learner's total.
+            Fix lessons.json or the tests; `swift run lab lint` names every such problem.
             """
     }
 }
