@@ -19,7 +19,11 @@ KIT = os.environ.get("LAB_KIT_REPOSITORY", PLACEHOLDER)
 if KIT == PLACEHOLDER:
     sys.exit("autograder.py: LAB_KIT_REPOSITORY is not set: put your kit's git URL in this file (KIT) or in the environment")
 checkout = pathlib.Path.cwd()
-kit = pathlib.Path(tempfile.mkdtemp(prefix="lab-kit-")) / "kit"
+scratch = pathlib.Path(tempfile.mkdtemp(prefix="lab-kit-"))
+# mkdtemp makes it 0700: run as root, `lab grade`'s sandbox runs the learner's tests as `nobody`, which must be able
+# to read the kit, or the tests run without the sandbox's process limit (the notes say so).
+scratch.chmod(0o755)
+kit = scratch / "kit"
 clone = subprocess.run(["git", "clone", "--quiet", "--depth", "1", KIT, str(kit)])
 if clone.returncode != 0:
     sys.exit(f"autograder.py: could not clone the kit from {KIT} (git's message is above): nothing was graded")
