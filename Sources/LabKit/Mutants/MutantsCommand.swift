@@ -24,6 +24,7 @@ public enum MutantsCommand {
             ? kit.catalog.lessons.filter { FileManager.default.fileExists(atPath: MutantCatalog.file(for: $0.name, in: kit).path) }
             : try options.lessons.map { try kit.lesson($0) }
         guard !lessons.isEmpty else { throw UsageError("no lesson has a mutant catalog (Tests/Mutants/<Lesson>.json)") }
+        try checkOnly(options.choice.only, lessons: lessons, kit: kit)
 
         var ok = true
         var summaries: [String] = []
@@ -39,6 +40,18 @@ public enum MutantsCommand {
         output("")
         summaries.forEach(output)
         return ok ? 0 : 1
+    }
+
+    /// `--only` ids that are in none of the chosen lessons' catalogs: a typo, which measured nothing and exited 0.
+    static func checkOnly(_ only: Set<String>?, lessons: [LessonCatalog.Lesson], kit: Kit) throws {
+        guard let only = only else { return }
+        var known = Set<String>()
+        for lesson in lessons { known.formUnion(try MutantCatalog.load(lesson.name, in: kit).mutants.map(\.id)) }
+        let unknown = only.subtracting(known).sorted()
+        guard !unknown.isEmpty else { return }
+        let guesses = unknown.compactMap { Spelling.closest(to: $0, among: Array(known)).map { "did you mean \($0)?" } }
+        throw UsageError("--only: no mutant \(unknown.joined(separator: ", ")) in Tests/Mutants/ of \(lessons.map(\.name).joined(separator: ", "))"
+            + (guesses.isEmpty ? "" : " (\(guesses.joined(separator: " ")))"))
     }
 
     /// What one lesson's mutants gave.
