@@ -73,4 +73,18 @@ final class RefusedLinkTests: FolderTestCase {
                        ["Exercises/Lesson2-old/ is not a lesson folder (they are named Lesson1, Lesson2, …): not graded",
                         "Exercises/MessageThreadController.swift is in no lesson folder: not graded"])
     }
+
+    /// `lab grade <checkout>/Exercises` (or a lesson folder) said "not a lab checkout: it has no Exercises/ folder",
+    /// and a file was "not a checkout" too: each row now says what it is, and which folder to give.
+    func test_aPathThatIsNoCheckout_saysWhatItIs_andWhichFolderToGive() throws {
+        try write("learner/Exercises/Lesson1/Controller.swift", "let mine = 1")
+        try write("notes.txt", "x")
+        let checkoutPath = checkout.standardizedFileURL.path
+        XCTAssertEqual(GradingWorkspace.whyNotACheckout(exercises), "not a lab checkout but a folder inside one: give \(checkoutPath), the folder that holds Exercises/")
+        XCTAssertEqual(GradingWorkspace.whyNotACheckout(exercises.appendingPathComponent("Lesson1")),
+                       "not a lab checkout but a folder inside one: give \(checkoutPath), the folder that holds Exercises/")
+        XCTAssertEqual(GradingWorkspace.whyNotACheckout(folder.appendingPathComponent("notes.txt")), "not a lab checkout: it is a file, not a folder")
+        XCTAssertEqual(GradingWorkspace.whyNotACheckout(folder.appendingPathComponent("nobody")), "not found: no such folder")
+        XCTAssertEqual(GradingWorkspace.whyNotACheckout(folder), "not a lab checkout: it has no Exercises/ folder")
+    }
 }

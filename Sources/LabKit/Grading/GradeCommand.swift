@@ -144,8 +144,7 @@ struct GradingWorkspace {
         let checkout = exercises.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: exercises.path, isDirectory: &isFolder), isFolder.boolValue else {
-            let note = FileManager.default.fileExists(atPath: checkout.path)
-                ? "not a lab checkout: it has no Exercises/ folder" : "not found: no such folder"
+            let note = Self.whyNotACheckout(checkout)
             try ResultsFile.write(LabResults(tests: [], catalog: kit.catalog, errorMessage: note), to: resultsFile)
             return ClassReport.Row(learner: learner, results: nil, notes: [note])
         }
@@ -201,6 +200,23 @@ struct GradingWorkspace {
             try ResultsFile.write(results, to: resultsFile)
         }
         return ClassReport.Row(learner: learner, results: results, notes: notes + Self.stoppedTests(in: results))
+    }
+
+    /// Why `path` is not a learner's checkout, for its row — and, when it lies inside one (its Exercises/ or a
+    /// lesson folder was given), which folder to give instead.
+    static func whyNotACheckout(_ path: URL) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) else { return "not found: no such folder" }
+        guard isFolder.boolValue else { return "not a lab checkout: it is a file, not a folder" }
+        var above = path.deletingLastPathComponent()
+        for _ in 0..<3 where above.path != "/" {
+            if FileManager.default.fileExists(atPath: above.appendingPathComponent("Exercises").path, isDirectory: &isFolder),
+               isFolder.boolValue, path.path.hasPrefix(above.appendingPathComponent("Exercises").path) {
+                return "not a lab checkout but a folder inside one: give \(above.path), the folder that holds Exercises/"
+            }
+            above = above.deletingLastPathComponent()
+        }
+        return "not a lab checkout: it has no Exercises/ folder"
     }
 
     /// Notes for what sits in Exercises/ outside every lesson folder — a `.swift` file moved up a level, a folder
