@@ -189,7 +189,8 @@ struct GradingWorkspace {
         }
         var results = outcome.results
         var why = refused
-        for broken in replaced { why[broken.lesson] = "\(broken.lesson) does not compile" }
+        // With the compiler's error: a learner graded by GitHub's reporter reads these messages, not the notes.
+        for broken in replaced { why[broken.lesson] = "\(broken.lesson) does not compile: \(broken.error)" }
         if !why.isEmpty {  // say why those lessons score nothing
             for index in results.tests.indices {
                 guard let reason = why[results.tests[index].lesson] else { continue }
