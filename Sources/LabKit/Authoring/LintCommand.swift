@@ -50,6 +50,14 @@ public enum LintCommand {
                 if !exists(root.appendingPathComponent(exercise.file)) { problems.append("\(label): \(exercise.file) does not exist") }
                 if !testClasses.contains(exercise.testClass) { problems.append("\(label): no test class \(exercise.testClass) in Tests/\(lesson.name)Tests") }
             }
+            // Results, hints and the class report find an exercise by its section and by its test class: one each.
+            for (section, count) in Dictionary(lesson.exercises.map { ($0.section, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) where count > 1 {
+                problems.append("\(lesson.name): \(count) exercises are §\(section); each needs a section of its own")
+            }
+            for (testClass, count) in Dictionary(lesson.exercises.map { ($0.testClass, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) where count > 1 {
+                let sections = lesson.exercises.filter { $0.testClass == testClass }.map { "§\($0.section)" }.joined(separator: ", ")
+                problems.append("\(lesson.name): \(testClass) grades \(count) exercises (\(sections)); only the first would get its tests")
+            }
             let listed = Set(lesson.exercises.map(\.testClass))
             for testClass in testClasses.sorted() where !listed.contains(testClass) {
                 problems.append("\(lesson.name): test class \(testClass) is graded by no exercise in lessons.json")
