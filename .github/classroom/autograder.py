@@ -12,11 +12,21 @@ import subprocess
 import sys
 import tempfile
 
-KIT = os.environ.get("LAB_KIT_REPOSITORY", "https://github.com/OWNER/REST-LAB-KIT.git")
+PLACEHOLDER = "https://github.com/OWNER/REST-LAB-KIT.git"
+KIT = os.environ.get("LAB_KIT_REPOSITORY", PLACEHOLDER)
 
+# A failure here is one line for the log, not a Python traceback.
+if KIT == PLACEHOLDER:
+    sys.exit("autograder.py: LAB_KIT_REPOSITORY is not set: put your kit's git URL in this file (KIT) or in the environment")
 checkout = pathlib.Path.cwd()
-kit = pathlib.Path(tempfile.mkdtemp(prefix="lab-kit-")) / "kit"
-subprocess.run(["git", "clone", "--depth", "1", KIT, str(kit)], check=True)
+scratch = pathlib.Path(tempfile.mkdtemp(prefix="lab-kit-"))
+# mkdtemp makes it 0700: run as root, `lab grade`'s sandbox runs the learner's tests as `nobody`, which must be able
+# to read the kit, or the tests run without the sandbox's process limit (the notes say so).
+scratch.chmod(0o755)
+kit = scratch / "kit"
+clone = subprocess.run(["git", "clone", "--quiet", "--depth", "1", KIT, str(kit)])
+if clone.returncode != 0:
+    sys.exit(f"autograder.py: could not clone the kit from {KIT} (git's message is above): nothing was graded")
 # Exits 0 whatever the tests did; result.json then says what they did (classroom50/result/v1).
 grade = subprocess.run(["swift", "run", "lab", "grade", str(checkout), "--classroom50", str(checkout / "result.json")],
                        cwd=kit)

@@ -75,6 +75,9 @@ public struct LessonCatalog: Codable, Equatable {
             }
             return catalog
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let place = Self.whereJSONBreaks(data) {
+                throw CatalogError(description: "\(file.lastPathComponent) is not valid JSON: \(place)")
+            }
             throw CatalogError(description: "\(file.lastPathComponent) is malformed: \(Self.explain(error))")
         } catch {
             throw CatalogError(description: "\(file.lastPathComponent) is not valid JSON: \(error)")
@@ -117,13 +120,32 @@ public struct LessonCatalog: Codable, Equatable {
     /// "Lesson1, Lesson2, …", for error messages.
     public var lessonNames: String { lessons.map(\.name).joined(separator: ", ") }
 
+    /// Where `data` stops being JSON, as "line 3, column 7" (JSONDecoder says only "not valid JSON"; Foundation's
+    /// parser says "around character 41" on Linux, and a line and column elsewhere); nil when it parses.
+    static func whereJSONBreaks(_ data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let said = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+            guard let found = said.range(of: #"character [0-9]+"#, options: .regularExpression),
+                  let offset = Int(said[found].dropFirst("character ".count)) else { return said.isEmpty ? nil : said }
+            let before = Array(data.prefix(offset))
+            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+            return "line \(line), column \(column) (\(said))"
+        }
+    }
+
     private static func explain(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
             context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         }
         switch error {
         case .keyNotFound(let key, let context): return "missing key `\(key.stringValue)` at \(path(context).isEmpty ? "the top level" : path(context))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(context.debugDescription) at \(path(context).isEmpty ? "the top level" : path(context))"
+        case .dataCorrupted(let context):
             return "\(context.debugDescription) at \(path(context).isEmpty ? "the top level" : path(context))"
         @unknown default: return "\(error)"
         }

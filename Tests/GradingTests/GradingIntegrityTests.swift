@@ -229,6 +229,11 @@ final class GradingIntegrityTests: XCTestCase {
         try assertNothingEarned("does-not-compile", noteContains: "Lesson1 does not compile (Exercises/Lesson1/MessageThreadController.swift:")
         let note = try row("does-not-compile").notes.first { $0.contains("does not compile") } ?? ""
         XCTAssertTrue(note.contains("error: cannot convert value of type 'String' to specified type 'Int'"), "the note does not quote the compiler: \(note)")
+        // Each test's message too: under --github-output the reporter shows the messages, not the class report's notes.
+        let messages = try messages("does-not-compile")
+        XCTAssertFalse(messages.isEmpty)
+        XCTAssertTrue(messages.allSatisfy { $0.hasPrefix("Lesson1 does not compile: Exercises/Lesson1/MessageThreadController.swift:") && $0.contains("error: cannot convert value") },
+                      "a test's message does not quote the compiler: \(messages.first ?? "-")")
     }
 
     func test_strayCFile_isLeftOut_andTheLessonStillGraded() throws {

@@ -142,6 +142,58 @@ final class AutogradingOutputTests: XCTestCase {
         XCTAssertThrowsError(try GradeOptions(["a", "--classroom50"]))
     }
 
+    /// `--lesson ""` (an empty shell variable) graded every lesson, minutes of them, without a word.
+    func test_gradeOptions_refuseALessonOptionThatNamesNoLesson() {
+        for empty in ["", ",", " ", "1, "] {
+            XCTAssertThrowsError(try GradeOptions(["a", "--lesson", empty]), "--lesson '\(empty)'") {
+                XCTAssertTrue("\($0)".contains("--lesson needs a lesson"), "\($0)")
+            }
+        }
+        XCTAssertEqual(try GradeOptions(["a", "--lesson", "1, 2"]).lessons, ["1", "2"])
+    }
+
+    /// GITHUB_OUTPUT or Classroom 50's identity missing was said only after the whole grading: now before it.
+    func test_autograderOutputs_missingTheirEnvironment_areRefusedBeforeGrading() throws {
+        XCTAssertThrowsError(try GradeOutputs.checkEnvironment(GradeOptions([".", "--github-output"]), catalog: catalog, environment: [:])) {
+            XCTAssertTrue("\($0)".contains("GITHUB_OUTPUT is not set") && "\($0)".contains("nothing was graded"), "\($0)")
+        }
+        XCTAssertNoThrow(try GradeOutputs.checkEnvironment(GradeOptions([".", "--github-output"]), catalog: catalog,
+                                                           environment: ["GITHUB_OUTPUT": "/tmp/out"]))
+        var environment = classroom50Environment
+        environment["RELEASE_URL"] = nil
+        XCTAssertThrowsError(try GradeOutputs.checkEnvironment(GradeOptions([".", "--classroom50", "r.json"]), catalog: catalog,
+                                                               environment: environment)) {
+            XCTAssertTrue("\($0)".contains("RELEASE_URL is not set") && "\($0)".contains("nothing was graded"), "\($0)")
+        }
+        XCTAssertNoThrow(try GradeOutputs.checkEnvironment(GradeOptions([".", "--classroom50", "r.json"]), catalog: catalog,
+                                                           environment: classroom50Environment))
+        XCTAssertNoThrow(try GradeOutputs.checkEnvironment(GradeOptions(["a", "b"]), catalog: catalog, environment: [:]))
+    }
+
+    /// `--out` naming a file printed Foundation's `Error Domain=NSCocoaErrorDomain Code=516 …`, after the kit's check.
+    func test_outFolder_thatIsAFile_orCannotBeMade_isOneClearLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "x".write(to: folder.appendingPathComponent("file"), atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try GradeCommand.checkOutFolder("file", cwd: folder)) {
+            XCTAssertEqual("\($0)", "--out file: that is a file, not a folder; name a folder for the class report (default: lab-grades)")
+        }
+        XCTAssertThrowsError(try GradeCommand.checkOutFolder("file/grades", cwd: folder)) {
+            XCTAssertEqual("\($0)", "--out file/grades: \(folder.appendingPathComponent("file").path) is a file, not a folder; name a folder for the class report (default: lab-grades)")
+            XCTAssertFalse("\($0)".contains("Error Domain"), "\($0)")
+        }
+        XCTAssertNoThrow(try GradeCommand.checkOutFolder("grades/today", cwd: folder))
+        var isFolder: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("grades/today").path, isDirectory: &isFolder) && isFolder.boolValue)
+        // Any other file error a command meets is one sentence and its file, not NSError's dump.
+        XCTAssertThrowsError(try FileManager.default.createDirectory(at: folder.appendingPathComponent("file"), withIntermediateDirectories: false)) {
+            let line = LabCommandLine.sentence(for: $0)
+            XCTAssertFalse(line.contains("Error Domain"), line)
+            XCTAssertTrue(line.contains(folder.appendingPathComponent("file").path), line)
+        }
+    }
+
     func test_parallelGrading_keepsOrder_usesEveryWorker_andRunsThemAtOnce() throws {
         let lock = NSLock()
         var workers = Set<Int>()

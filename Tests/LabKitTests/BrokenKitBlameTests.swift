@@ -93,4 +93,44 @@ final class BrokenKitBlameTests: FolderTestCase {
         XCTAssertTrue(text.contains("a hint for the learner"), text)
         XCTAssertFalse(text.contains("kit itself is broken"), text)
     }
+
+    /// lessons.json naming a test class that does not exist (a typo while adding a lesson): that exercise has no
+    /// test at all, and the report said "All 1 tests pass: Lesson 1 is done" — for a lesson with an exercise unchecked.
+    func test_check_withAnExerciseNoTestRanFor_isNotDone_andPointsToLint() throws {
+        let text = try report([("test_c", "GTests", .passed, nil)])
+        XCTAssertFalse(text.contains("is done"), text)
+        XCTAssertTrue(text.contains("1.3 f()  0/0 tests  no tests ran"), text)
+        XCTAssertTrue(text.contains("No test of §1.3 f() ran: lessons.json says FTests grades it"), text)
+        XCTAssertTrue(text.contains("`swift run lab lint`"), text)
+    }
+
+    /// lessons.json naming a test class Tests/ lacks: the reference check passed on the tests that remained, and a
+    /// learner with half of Lesson 1 done was graded 18/18. `lab grade` now stops and blames the kit.
+    func test_grade_withAnExerciseNoTestGrades_blamesTheKit() throws {
+        let catalog = LessonCatalog(lessons: [
+            .init(name: "Lesson1", title: "PUT vs POST", chapter: "1", exercises: [
+                .init(section: "1.3", function: "f()", file: "F.swift", testClass: "FTests", pointsPerTest: nil, hints: ["h"]),
+                .init(section: "1.4", function: "g()", file: "G.swift", testClass: "GTypoTests", pointsPerTest: nil, hints: ["h"]),
+            ]),
+        ])
+        try JSONEncoder().encode(catalog).write(to: folder.appendingPathComponent("lessons.json"))
+        try write("Tests/Lesson1Tests/Tests.swift", """
+            final class FTests: LabTestCase {
+                func test_f() throws {}
+            }
+            final class GTests: LabTestCase {
+                func test_g() throws {}
+            }
+            """)
+        let kit = try Kit(root: folder)
+        let said = try XCTUnwrap(GradingWorkspace.exercisesWithoutTests(of: kit.catalog.lessons, kit: kit))
+        XCTAssertTrue(said.hasPrefix("The kit itself is broken, so nothing was graded: no test grades §1.4 g() (lessons.json: GTypoTests, which Tests/Lesson1Tests does not declare)"), said)
+        XCTAssertTrue(said.contains("`swift run lab lint`"), said)
+        XCTAssertNil(GradingWorkspace.exercisesWithoutTests(of: [], kit: kit), "a lesson not graded is not checked")
+        var corrected = catalog
+        corrected.lessons[0].exercises[1].testClass = "GTests"
+        try JSONEncoder().encode(corrected).write(to: folder.appendingPathComponent("lessons.json"))
+        let fixed = try Kit(root: folder)
+        XCTAssertNil(GradingWorkspace.exercisesWithoutTests(of: fixed.catalog.lessons, kit: fixed))
+    }
 }

@@ -25,6 +25,29 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// Run in the kit with its Solutions/ gone, lab said "could not find the lab kit … run this from the kit's
+    /// folder" — to an instructor standing in it. It names the folder and what is missing.
+    func test_aKitWithoutSolutions_isNamed_notReportedAsNoKitAtAll() throws {
+        let kit = FileManager.default.temporaryDirectory.appendingPathComponent("kit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: kit) }
+        try FileManager.default.createDirectory(at: kit.appendingPathComponent("Exercises/Lesson1"), withIntermediateDirectories: true)
+        for file in ["Package.swift", "lessons.json"] { try "".write(to: kit.appendingPathComponent(file), atomically: true, encoding: .utf8) }
+        XCTAssertThrowsError(try KitRoot.find(from: kit.appendingPathComponent("Exercises/Lesson1"))) {
+            XCTAssertTrue("\($0)".hasPrefix("\(kit.path) is the lab kit but has no Solutions/ folder"), "\($0)")
+        }
+        try FileManager.default.createDirectory(at: kit.appendingPathComponent("Solutions"), withIntermediateDirectories: true)
+        XCTAssertEqual(try KitRoot.find(from: kit.appendingPathComponent("Exercises/Lesson1")).path, kit.standardizedFileURL.path)
+    }
+
+    /// `LAB_SOLUTIONS=1 swift run lab check 1` said "All 35 tests pass: Lesson 1 is done." of Solutions/, with
+    /// nothing to say it was not the learner's Exercises/.
+    func test_checkingWithLAB_SOLUTIONS_saysItChecksTheSolutions() {
+        XCTAssertEqual(LearnerCommands.solutionsNote(environment: ["LAB_SOLUTIONS": "1"]),
+                       "LAB_SOLUTIONS=1 is set: this checks the reference solutions in Solutions/, not Exercises/ (unset it to check your own code).")
+        XCTAssertNil(LearnerCommands.solutionsNote(environment: [:]))
+        XCTAssertNil(LearnerCommands.solutionsNote(environment: ["LAB_SOLUTIONS": "0"]))
+    }
+
     func test_helpIsShownWhenAskedFor_alsoAfterACommand() {
         for arguments in [["--help"], ["-h"], ["help"]] {
             let (status, printed) = run(arguments)

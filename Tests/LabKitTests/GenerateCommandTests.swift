@@ -92,4 +92,12 @@ final class GenerateCommandTests: FolderTestCase {
         try Data([0xff, 0xfe, 0x00, 0x41]).write(to: folder.appendingPathComponent("Exercises/L/F.swift"))
         XCTAssertEqual(try generate(), 1, "a file that is not UTF-8 was overwritten without --force")
     }
+
+    /// `lab generate --check --force` checked, ignoring --force without a word.
+    func test_checkAndForceTogether_areRefused_andNothingWritten() throws {
+        XCTAssertThrowsError(try generate("--check", "--force")) {
+            XCTAssertTrue("\($0)".hasPrefix("--check and --force do not go together"), "\($0)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Exercises").path))
+    }
 }

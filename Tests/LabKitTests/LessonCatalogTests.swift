@@ -27,5 +27,10 @@ final class LessonCatalogTests: XCTestCase {
         XCTAssertThrowsError(try LessonCatalog.load(from: file)) { error in
             XCTAssertTrue("\(error)".contains(file.lastPathComponent), "\(error)")
         }
+        // Where: an instructor's stray comma in a 400-line file is found by its line, not by reading it all.
+        try "{\n  \"lessons\": [\n    {\"name\": \"Lesson1\" \"title\": \"x\"}\n  ]\n}".write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try LessonCatalog.load(from: file)) { error in
+            XCTAssertTrue("\(error)".contains("line 3"), "\(error)")
+        }
     }
 }

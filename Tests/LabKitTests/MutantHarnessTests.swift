@@ -94,4 +94,39 @@ final class MutantHarnessTests: FolderTestCase {
             """, into: &order)
         XCTAssertEqual(order, ["ZTests/test_z_basic": 0, "ZTests/test_a_specific": 1, "ATests/test_only": 0])
     }
+
+    /// A new lesson's empty catalog (what `lab new-lesson` writes) built a mutant copy for a minute and then said
+    /// "mistakes caught 0/0 (-)": now it says there is nothing to measure, at once, and builds nothing.
+    func test_anEmptyCatalog_saysThereIsNothingToMeasure_withoutBuilding() throws {
+        let catalog = LessonCatalog(lessons: [.init(name: "Lesson1", title: "T", chapter: "1", exercises: [
+            .init(section: "1.1", function: "f()", file: "F.swift", testClass: "FTests", pointsPerTest: nil, hints: ["h"])])])
+        try JSONEncoder().encode(catalog).write(to: folder.appendingPathComponent("lessons.json"))
+        try write("Tests/Mutants/Lesson1.json", #"{"lesson": "Lesson1", "about": "none yet", "mutants": []}"#)
+        let kit = try Kit(root: folder)
+        var said: [String] = []
+        let started = Date()
+        let tally = try MutantsCommand.measure(catalog.lessons[0], kit: kit, choice: .init(), repeats: 1, jobs: 2) { said.append($0) }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "it built something")
+        XCTAssertTrue(tally.acceptable)
+        XCTAssertTrue(said.joined(separator: "\n").contains("nothing to measure: Tests/Mutants/Lesson1.json lists no mutant"), said.joined(separator: "\n"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: kit.stateFolder.appendingPathComponent("mutants-1").path))
+    }
+
+    /// `lab mutants Lesson1 --only nope` (a typo) measured nothing and exited 0: now it is refused, with a guess.
+    func test_onlyNamingNoMutant_isRefused_withAGuess() throws {
+        let catalog = LessonCatalog(lessons: [.init(name: "Lesson1", title: "T", chapter: "1", exercises: [
+            .init(section: "1.1", function: "f()", file: "F.swift", testClass: "FTests", pointsPerTest: nil, hints: ["h"])])])
+        try JSONEncoder().encode(catalog).write(to: folder.appendingPathComponent("lessons.json"))
+        try write("Tests/Mutants/Lesson1.json", """
+            {"lesson": "Lesson1", "about": "x", "mutants": [
+              {"id": "thread-uses-post", "exercise": "1.1", "kind": "mistake", "about": "POST",
+               "edits": [{"file": "F.swift", "find": "PUT", "replace": "POST"}], "expect": ["PUT"]}]}
+            """)
+        let kit = try Kit(root: folder)
+        XCTAssertNoThrow(try MutantsCommand.checkOnly(nil, lessons: kit.catalog.lessons, kit: kit))
+        XCTAssertNoThrow(try MutantsCommand.checkOnly(["thread-uses-post"], lessons: kit.catalog.lessons, kit: kit))
+        XCTAssertThrowsError(try MutantsCommand.checkOnly(["thread-uses-pots"], lessons: kit.catalog.lessons, kit: kit)) {
+            XCTAssertEqual("\($0)", "--only: no mutant thread-uses-pots in Tests/Mutants/ of Lesson1 (did you mean thread-uses-post?)")
+        }
+    }
 }

@@ -69,6 +69,8 @@ final class NewLessonCommandTests: FolderTestCase {
         XCTAssertTrue(refusal(["\(n)", "--title", "X"]).contains("is not a lesson name"))
         XCTAssertTrue(refusal(["Paging", "--title", "X"]).contains("e.g. \(L)"))
         XCTAssertTrue(refusal(["Lesson09", "--title", "X"]).contains("is not a lesson name"))
+        XCTAssertTrue(refusal(["Lesson\(Int(N)! + 2)", "--title", "X"]).contains("would leave a gap after Lesson\(Int(N)! - 1): the next lesson is \(L)"),
+                      "a lesson after a gap: " + refusal(["Lesson\(Int(N)! + 2)", "--title", "X"]))
         XCTAssertTrue(refusal([L]).contains("give the lesson a title"))
         XCTAssertTrue(refusal([L, "--title", "  "]).contains("give the lesson a title"))
         XCTAssertTrue(refusal(["--title", "X"]).contains("name the lesson"))
@@ -104,5 +106,40 @@ final class NewLessonCommandTests: FolderTestCase {
         }
         try FileManager.default.removeItem(at: kit.appendingPathComponent("Tests/\(L)Tests"))
         XCTAssertTrue(try LintCommand.findProblems(in: kit).contains("\(L): Tests/\(L)Tests/ does not exist"))
+    }
+
+    /// A pointsPerTest of 0 or less in lessons.json went through lint and graded learners with 0 or negative points.
+    func test_lint_refusesPointsPerTestOfZeroOrLess() throws {
+        let url = kit.appendingPathComponent("lessons.json")
+        var catalog = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        var lessons = catalog["lessons"] as! [[String: Any]]
+        var exercises = lessons[0]["exercises"] as! [[String: Any]]
+        exercises[0]["pointsPerTest"] = -1
+        exercises[1]["pointsPerTest"] = 0
+        lessons[0]["exercises"] = exercises
+        catalog["lessons"] = lessons
+        try JSONSerialization.data(withJSONObject: catalog).write(to: url)
+        let problems = try LintCommand.findProblems(in: kit).joined(separator: "\n")
+        XCTAssertTrue(problems.contains("Lesson1 §1.3 createMessageThread(title:completion:): pointsPerTest is -1.0; it must be above 0"), problems)
+        XCTAssertTrue(problems.contains("Lesson1 §1.4 createMessage(messageThread:text:sender:completion:): pointsPerTest is 0.0; it must be above 0"), problems)
+    }
+
+    /// Two exercises with one section, or one test class for two exercises, passed lint (the second exercise got no
+    /// test, or shared the first's hints).
+    func test_lint_namesADuplicateSectionOrTestClass() throws {
+        let url = kit.appendingPathComponent("lessons.json")
+        var catalog = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        var lessons = catalog["lessons"] as! [[String: Any]]
+        var first = lessons[0]["exercises"] as! [[String: Any]]
+        first[1]["section"] = first[0]["section"]
+        lessons[0]["exercises"] = first
+        var second = lessons[1]["exercises"] as! [[String: Any]]
+        second[1]["testClass"] = second[0]["testClass"]
+        lessons[1]["exercises"] = second
+        catalog["lessons"] = lessons
+        try JSONSerialization.data(withJSONObject: catalog).write(to: url)
+        let problems = try LintCommand.findProblems(in: kit).joined(separator: "\n")
+        XCTAssertTrue(problems.contains("Lesson1: 2 exercises are §1.3; each needs a section of its own"), problems)
+        XCTAssertTrue(problems.contains("Lesson2: \(second[0]["testClass"]!) grades 2 exercises (§\(second[0]["section"]!), §\(second[1]["section"]!)); only the first would get its tests"), problems)
     }
 }

@@ -44,4 +44,47 @@ final class RefusedLinkTests: FolderTestCase {
         XCTAssertEqual(code.refusedLinks, [])
         XCTAssertEqual(code.files, ["Controller.swift": Data("let mine = 1".utf8)], "a link within the learner's own Exercises/ is theirs")
     }
+
+    /// A link that leads nowhere (a dangling one, a loop) and a Package.swift are left out, and said: before, a
+    /// learner's file that "is there" vanished from the grade without a word in the notes.
+    func test_aDanglingLink_aLoop_andAManifest_areLeftOut_withANote() throws {
+        try write("learner/Exercises/Lesson1/Controller.swift", "let mine = 1")
+        try write("learner/Exercises/Lesson1/Package.swift", "// swift-tools-version:5.9")
+        let lesson = exercises.appendingPathComponent("Lesson1")
+        try FileManager.default.createSymbolicLink(atPath: lesson.appendingPathComponent("Gone.swift").path, withDestinationPath: "nowhere.swift")
+        try FileManager.default.createSymbolicLink(atPath: lesson.appendingPathComponent("Loop.swift").path, withDestinationPath: "Loop.swift")
+        let code = code()
+        XCTAssertEqual(code.files, ["Controller.swift": Data("let mine = 1".utf8)])
+        XCTAssertEqual(code.refusedLinks, [])
+        XCTAssertEqual(Set(code.notes), ["Exercises/Lesson1/Gone.swift is a link that leads to no file: not taken",
+                                         "Exercises/Lesson1/Loop.swift is a link that leads to no file: not taken",
+                                         "Exercises/Lesson1/Package.swift: a package manifest is not a lesson's code, not taken"])
+    }
+
+    /// A learner's file moved up to Exercises/, or a lesson folder named `lesson1`, was never graded and never named:
+    /// the row said only "does not compile" or "no Exercises/Lesson1".
+    func test_whatSitsOutsideEveryLessonFolder_isNamed() throws {
+        try write("learner/Exercises/MessageThreadController.swift", "let mine = 1")
+        try write("learner/Exercises/Lesson2-old/Model.swift", "let mine = 2")
+        try write("learner/Exercises/lesson2/Model.swift", "let mine = 2")  // named where Lesson2 is missing
+        try write("learner/Exercises/Lesson1/Controller.swift", "let mine = 1")
+        try write("learner/Exercises/.DS_Store", "")
+        XCTAssertEqual(GradingWorkspace.strayEntries(in: exercises, lessons: ["Lesson1", "Lesson2"]),
+                       ["Exercises/Lesson2-old/ is not a lesson folder (they are named Lesson1, Lesson2, …): not graded",
+                        "Exercises/MessageThreadController.swift is in no lesson folder: not graded"])
+    }
+
+    /// `lab grade <checkout>/Exercises` (or a lesson folder) said "not a lab checkout: it has no Exercises/ folder",
+    /// and a file was "not a checkout" too: each row now says what it is, and which folder to give.
+    func test_aPathThatIsNoCheckout_saysWhatItIs_andWhichFolderToGive() throws {
+        try write("learner/Exercises/Lesson1/Controller.swift", "let mine = 1")
+        try write("notes.txt", "x")
+        let checkoutPath = checkout.standardizedFileURL.path
+        XCTAssertEqual(GradingWorkspace.whyNotACheckout(exercises), "not a lab checkout but a folder inside one: give \(checkoutPath), the folder that holds Exercises/")
+        XCTAssertEqual(GradingWorkspace.whyNotACheckout(exercises.appendingPathComponent("Lesson1")),
+                       "not a lab checkout but a folder inside one: give \(checkoutPath), the folder that holds Exercises/")
+        XCTAssertEqual(GradingWorkspace.whyNotACheckout(folder.appendingPathComponent("notes.txt")), "not a lab checkout: it is a file, not a folder")
+        XCTAssertEqual(GradingWorkspace.whyNotACheckout(folder.appendingPathComponent("nobody")), "not found: no such folder")
+        XCTAssertEqual(GradingWorkspace.whyNotACheckout(folder), "not a lab checkout: it has no Exercises/ folder")
+    }
 }

@@ -22,6 +22,10 @@ public enum GenerateCommand {
             output("lab generate: unknown option \(unknown.joined(separator: " ")). Usage:\n\(usage)")
             return 2
         }
+        if arguments.contains("--check"), arguments.contains("--force") {
+            // --check writes nothing, so --force beside it would be silently ignored: which was meant?
+            throw UsageError("--check and --force do not go together: --check only compares, --force writes over a learner's work; give one")
+        }
         let tree = ExerciseTree(kitRoot: root)
         if arguments.contains("--check") {
             let drift = try tree.drift()

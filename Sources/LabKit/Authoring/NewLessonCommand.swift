@@ -4,12 +4,12 @@ import LabMetadata
 /// `lab new-lesson <LessonN> --title "…"`: adds a lesson to the kit in every place a lesson must be
 /// (`LessonPlaces`), with one example exercise that passes against its solution and fails as "not started" against
 /// its stub — so `lab lint` and `.ci/run` pass at once, and the instructor replaces the example step by step.
-/// It refuses a name that is not `Lesson<N>` past the last lesson, and a lesson any place already has; it changes
+/// It refuses a name that is not `Lesson<N>` right after the last lesson, and a lesson any place already has; it changes
 /// nothing until every edit is known to apply.
 public enum NewLessonCommand {
     public static let usage = """
           lab new-lesson <LessonN> --title "…"
-                                  instructors: add lesson N (after the last) in every place a lesson needs — Solutions/,
+                                  instructors: add lesson N (the one after the last) in every place a lesson needs — Solutions/,
                                   Exercises/ (generated), Tests/<LessonN>Tests, Fixtures/, LESSONS.md, lessons.json,
                                   Package.swift, Tests/Mutants/, the autograding workflow — with one example exercise
                                   to replace (README § Adding a lesson)
@@ -89,6 +89,10 @@ public enum NewLessonCommand {
         }
         guard chapter > last else {
             throw UsageError("\(name) would come before Lesson\(last), but a new lesson goes last in the course: add Lesson\(last + 1)")
+        }
+        // The course's chapters, the lesson names `lab` accepts (`3`, `L3`) and "the next lesson" all count on no gap.
+        guard chapter == last + 1 else {
+            throw UsageError("\(name) would leave a gap after Lesson\(last): the next lesson is Lesson\(last + 1)")
         }
         let places = ["Solutions/\(name)", "Exercises/\(name)", "Tests/\(name)Tests", LessonPlaces.fixtures(of: name), LessonPlaces.mutants(of: name)]
         if let taken = places.first(where: { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }) {

@@ -28,8 +28,42 @@ public enum GradeCommand {
             let named = Set(try options.lessons.map { try kit.lesson($0).name })
             lessons = lessons.filter { named.contains($0.name) }
         }
+        try GradeOutputs.checkEnvironment(options, catalog: kit.catalog)
+        try checkOutFolder(options.outFolder)
         return try KitLock.during(kit, say: output) {
             try gradeClass(options, lessons: lessons, kit: kit, output: output)
+        }
+    }
+
+    /// The report folder: made now if need be, so that a path that is a file, or a folder that cannot be made, is
+    /// said in one line before any learner is graded (not as Foundation's error after the kit's check).
+    static func checkOutFolder(_ path: String,
+                               cwd: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws {
+        let out = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd.path, isDirectory: true)).standardizedFileURL
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw UsageError("--out \(path): that is a file, not a folder; name a folder for the class report (default: lab-grades)")
+            }
+            guard FileManager.default.isWritableFile(atPath: out.path) else {
+                throw UsageError("--out \(path): that folder cannot be written to; name another folder for the class report")
+            }
+            return
+        }
+        var above = out.deletingLastPathComponent()
+        while above.path != "/" {  // a file on the way: Foundation would say only "NSCocoaErrorDomain error 512"
+            if FileManager.default.fileExists(atPath: above.path, isDirectory: &isFolder) {
+                guard isFolder.boolValue else {
+                    throw UsageError("--out \(path): \(above.path) is a file, not a folder; name a folder for the class report (default: lab-grades)")
+                }
+                break
+            }
+            above = above.deletingLastPathComponent()
+        }
+        do {
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError("--out \(path): cannot make that folder for the class report (\((error as NSError).localizedDescription)); name another folder")
         }
     }
 
@@ -110,18 +144,19 @@ struct GradingWorkspace {
         let checkout = exercises.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: exercises.path, isDirectory: &isFolder), isFolder.boolValue else {
-            let note = FileManager.default.fileExists(atPath: checkout.path)
-                ? "not a lab checkout: it has no Exercises/ folder" : "not found: no such folder"
+            let note = Self.whyNotACheckout(checkout)
             try ResultsFile.write(LabResults(tests: [], catalog: kit.catalog, errorMessage: note), to: resultsFile)
             return ClassReport.Row(learner: learner, results: nil, notes: [note])
         }
         try workspace.restoreKit()
-        var notes: [String] = []
+        var notes = Self.strayEntries(in: exercises, lessons: kit.catalog.lessons.map(\.name))
         var refused: [String: String] = [:]  // lesson → why its code is not graded
         for lesson in lessons {
             let source = exercises.appendingPathComponent(lesson.name)
             guard FileManager.default.fileExists(atPath: source.path) else {
-                notes.append("no Exercises/\(lesson.name): graded as not started")
+                let lookalike = (try? FileManager.default.contentsOfDirectory(atPath: exercises.path))?
+                    .first { $0.lowercased() == lesson.name.lowercased() }
+                notes.append("no Exercises/\(lesson.name)\(lookalike.map { " (Exercises/\($0) is there: the folder must be named \(lesson.name))" } ?? ""): graded as not started")
                 try workspace.useStubs(for: lesson.name)
                 continue
             }
@@ -146,7 +181,7 @@ struct GradingWorkspace {
         // Only the lessons and their tests: the kit's own test targets and tools are not built for grading.
         run.environment["LAB_LESSONS"] = lessons.map(\.name).joined(separator: ",")
         let (outcome, replaced) = try run.runAroundBrokenLessons(lessons, resultsFile: resultsFile, in: workspace)
-        notes += replaced.map { "\($0.lesson) does not compile (\($0.error)): graded as not started" }
+        notes += replaced.map { "\($0.lesson) does not compile (\($0.error)): its tests fail, 0 points" }
         notes += outcome.notes
         if !outcome.buildErrors.isEmpty || outcome.results.status == "error" {
             notes.append("the kit does not build with this copy: \(outcome.buildErrors.first ?? outcome.results.message ?? "see the log")")
@@ -154,7 +189,8 @@ struct GradingWorkspace {
         }
         var results = outcome.results
         var why = refused
-        for broken in replaced { why[broken.lesson] = "\(broken.lesson) does not compile" }
+        // With the compiler's error: a learner graded by GitHub's reporter reads these messages, not the notes.
+        for broken in replaced { why[broken.lesson] = "\(broken.lesson) does not compile: \(broken.error)" }
         if !why.isEmpty {  // say why those lessons score nothing
             for index in results.tests.indices {
                 guard let reason = why[results.tests[index].lesson] else { continue }
@@ -165,6 +201,38 @@ struct GradingWorkspace {
             try ResultsFile.write(results, to: resultsFile)
         }
         return ClassReport.Row(learner: learner, results: results, notes: notes + Self.stoppedTests(in: results))
+    }
+
+    /// Why `path` is not a learner's checkout, for its row — and, when it lies inside one (its Exercises/ or a
+    /// lesson folder was given), which folder to give instead.
+    static func whyNotACheckout(_ path: URL) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) else { return "not found: no such folder" }
+        guard isFolder.boolValue else { return "not a lab checkout: it is a file, not a folder" }
+        var above = path.deletingLastPathComponent()
+        for _ in 0..<3 where above.path != "/" {
+            if FileManager.default.fileExists(atPath: above.appendingPathComponent("Exercises").path, isDirectory: &isFolder),
+               isFolder.boolValue, path.path.hasPrefix(above.appendingPathComponent("Exercises").path) {
+                return "not a lab checkout but a folder inside one: give \(above.path), the folder that holds Exercises/"
+            }
+            above = above.deletingLastPathComponent()
+        }
+        return "not a lab checkout: it has no Exercises/ folder"
+    }
+
+    /// Notes for what sits in Exercises/ outside every lesson folder — a `.swift` file moved up a level, a folder
+    /// named `lesson1` — which is never graded: said, so that a learner's 0 is not a mystery.
+    static func strayEntries(in exercises: URL, lessons: [String]) -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: exercises.path)) ?? []).sorted()
+        // `lesson1` for Lesson1 is said where Lesson1 is missing (when it is graded), not twice.
+        let lowercased = Set(lessons.map { $0.lowercased() })
+        return names.filter { !$0.hasPrefix(".") && !lowercased.contains($0.lowercased()) }.map { name in
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: exercises.appendingPathComponent(name).path, isDirectory: &isFolder)
+            return isFolder.boolValue
+                ? "Exercises/\(name)/ is not a lesson folder (they are named \(lessons.first ?? "Lesson1"), \(lessons.dropFirst().first ?? "Lesson2"), …): not graded"
+                : "Exercises/\(name) is in no lesson folder: not graded"
+        }
     }
 
     /// Notes naming the exercises whose tests hung, crashed or ended the test process: the row says what happened.
@@ -187,6 +255,7 @@ extension GradingWorkspace {
     /// every learner's fault: a message blaming the kit when they fall short of full marks, nil when they earn them.
     /// Remembered until the kit's files change (`.lab/kit-verified`).
     func kitIsBroken() throws -> String? {
+        if let unchecked = Self.exercisesWithoutTests(of: lessons, kit: kit) { return unchecked }
         let fingerprint = try KitFingerprint.of(kit)
         let stamp = kit.stateFolder.appendingPathComponent("kit-verified")
         // "<fingerprint>\n<lessons verified>": a check of some lessons (`--lesson`) does not vouch for the others.
@@ -206,6 +275,25 @@ extension GradingWorkspace {
             The kit itself is broken, so nothing was graded: its own reference solutions (Solutions/) fail \(failed.isEmpty ? "to build or run" : "\(failed.count) graded test(s)"), and every learner would be blamed for it.
               First: \(first)
             Fix the kit — a fixture, a test, lessons.json or a solution — and check it with `LAB_SOLUTIONS=1 swift test --disable-swift-testing`.
+            """
+    }
+}
+
+extension GradingWorkspace {
+    /// An exercise of the graded lessons that no test of the kit grades (lessons.json naming a test class its
+    /// Tests/ lacks) would drop out of every learner's total, the reference's too, so the check above would pass:
+    /// a learner with half of Lesson 1 done was graded 18/18. Said, and nothing graded.
+    static func exercisesWithoutTests(of lessons: [LessonCatalog.Lesson], kit: Kit) -> String? {
+        let graded = LessonRun(root: kit.root, catalog: kit.catalog).gradedTests(of: lessons)
+        let covered = Set(graded.values.map { "\($0.lesson.name) \($0.exercise.section)" })
+        let missing = lessons.flatMap { lesson in
+            lesson.exercises.filter { !covered.contains("\(lesson.name) \($0.section)") }
+                .map { "§\($0.section) \($0.function) (lessons.json: \($0.testClass), which Tests/\(lesson.name)Tests does not declare)" }
+        }
+        guard !missing.isEmpty else { return nil }
+        return """
+            The kit itself is broken, so nothing was graded: no test grades \(missing.joined(separator: "; ")), so those points would silently drop out of every learner's total.
+            Fix lessons.json or the tests; `swift run lab lint` names every such problem.
             """
     }
 }

@@ -26,7 +26,13 @@ struct GradeOptions {
         while let argument = rest.popFirst() {
             switch argument {
             case "--out": outFolder = try value(of: argument)
-            case "--lesson": lessons += try value(of: argument).split(separator: ",").map(String.init)
+            case "--lesson":
+                // `--lesson ""` (an unset shell variable, say) would otherwise grade every lesson.
+                let named = try value(of: argument).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard !named.isEmpty, !named.contains(where: \.isEmpty) else {
+                    throw UsageError("--lesson needs a lesson: --lesson Lesson1, or several: --lesson 1,2")
+                }
+                lessons += named
             case "-j", "--jobs": jobs = try Self.count(try value(of: argument))
             case "--github-output": githubOutput = true
             case "--classroom50": classroom50 = try value(of: argument)

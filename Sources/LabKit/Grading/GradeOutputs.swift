@@ -4,6 +4,22 @@ import LabMetadata
 /// What `lab grade --github-output` and `--classroom50` leave for an autograding workflow: one learner's results,
 /// in the format its grader reads. They are written whatever the tests did, so the grader always has an answer.
 enum GradeOutputs {
+    /// Fails before any grading when an output could not be written after it: grading takes minutes, and an
+    /// instructor trying the options outside CI should hear at once that GITHUB_OUTPUT or Classroom 50's identity is missing.
+    static func checkEnvironment(_ options: GradeOptions, catalog: LessonCatalog,
+                                 environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        if options.githubOutput, (environment["GITHUB_OUTPUT"] ?? "").isEmpty {
+            throw UsageError("--github-output: GITHUB_OUTPUT is not set (GitHub Actions sets it for each step); nothing was graded")
+        }
+        if options.classroom50 != nil {
+            do {
+                _ = try Classroom50Result(results: LabResults(tests: [], catalog: catalog), environment: environment)
+            } catch {
+                throw UsageError("--classroom50: \(error); nothing was graded")
+            }
+        }
+    }
+
     static func write(_ results: LabResults, options: GradeOptions,
                       environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if options.githubOutput {

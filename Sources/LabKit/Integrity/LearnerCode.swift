@@ -42,7 +42,11 @@ struct LearnerCode {
             let resolved = url.resolvingSymlinksInPath().standardizedFileURL
             let isLink = (try? manager.destinationOfSymbolicLink(atPath: url.path)) != nil
             var isFolder: ObjCBool = false
-            guard manager.fileExists(atPath: resolved.path, isDirectory: &isFolder) else { continue }  // dangling
+            guard manager.fileExists(atPath: resolved.path, isDirectory: &isFolder) else {
+                // A link to nothing (or a loop): said, so that a learner's file that "is there" is not silently missing.
+                if isLink { notes.append("\(shown) is a link that leads to no file: not taken") }
+                continue
+            }
             if isLink, !resolved.path.hasPrefix(home) {
                 refusedLinks.append(Self.refusal(shown, leadsTo: resolved.path))
                 if isFolder.boolValue { walker.skipDescendants() }
@@ -53,8 +57,15 @@ struct LearnerCode {
                 notes.append("\(shown): only .swift files are graded, not taken")
                 continue
             }
-            if name == "Package.swift" { continue }  // a manifest in a lesson folder would be code of the grader's build
-            if let data = try? Data(contentsOf: resolved) { files[path] = data }
+            if name == "Package.swift" {  // a manifest in a lesson folder would be code of the grader's build
+                notes.append("\(shown): a package manifest is not a lesson's code, not taken")
+                continue
+            }
+            guard let data = try? Data(contentsOf: resolved) else {
+                notes.append("\(shown) cannot be read: not taken")
+                continue
+            }
+            files[path] = data
         }
     }
 

@@ -87,9 +87,18 @@ public enum LabCommandLine {
             output("lab\(command.isEmpty ? "" : " " + command): \(sentence("\(error)")) See `lab --help`.")
             return 2
         } catch {
-            output("lab: \(error)")
+            output("lab: \(Self.sentence(for: error))")
             return 1
         }
+    }
+
+    /// An error as one line: a file error of Foundation's as its sentence and the file it is about, not as
+    /// `Error Domain=NSCocoaErrorDomain Code=… UserInfo={…}`.
+    static func sentence(for error: Error) -> String {
+        let cocoa = error as NSError
+        guard cocoa.domain == NSCocoaErrorDomain else { return "\(error)" }
+        let path = cocoa.userInfo[NSFilePathErrorKey] as? String ?? (cocoa.userInfo[NSURLErrorKey] as? URL)?.path
+        return cocoa.localizedDescription + (path.map { " (\($0))" } ?? "")
     }
 
     /// One line for a command that does not exist: the likely one it was meant to be, or the valid ones.

@@ -34,6 +34,13 @@ struct CheckReport {
         if let broken = kitFault {
             // A fixture the kit cannot read fails the tests whatever the learner wrote: say whose it is, and no hint.
             lines += KitFault.explanation(broken, lesson: lesson)
+        } else if own.isEmpty {
+            lines.append("No test of \(lesson.name) ran: see \(relative(kit.logFile)).")
+        } else if let unfinished = results.firstUnfinished(in: [lesson]),
+                  results.tests(of: unfinished.exercise, in: lesson).isEmpty {
+            // Not "done": an exercise none of whose tests ran (lessons.json naming a test class that is not there).
+            let exercise = unfinished.exercise
+            lines.append("No test of §\(exercise.section) \(exercise.function) ran: lessons.json says \(exercise.testClass) grades it, and no test of that class ran. `swift run lab lint` checks lessons.json against Tests/.")
         } else if let unfinished = results.firstUnfinished(in: [lesson]),
            let failure = Self.mostTelling(results.tests(of: unfinished.exercise, in: lesson)) {
             lines.append("First failure — \(failure.testCode):")
@@ -47,8 +54,6 @@ struct CheckReport {
                 lines.append("Hint for \(unfinished.exercise.section) (\(HintBook.label(hint.number, of: count))\(more)):")
                 lines.append("  \(hint.text)")
             }
-        } else if own.isEmpty {
-            lines.append("No test of \(lesson.name) ran: see \(relative(kit.logFile)).")
         } else {
             lines.append("All \(own.count) tests pass: Lesson \(lesson.chapter) is done.")
             // Not simply the following lesson: one finished earlier (and unchanged since) is skipped.

@@ -27,6 +27,7 @@ public enum LearnerCommands {
             return 1
         }
         output("Running every lesson's tests…")
+        if let note = solutionsNote() { output(note) }
         let (outcome, replaced) = try kit.runAroundBrokenLessons(kit.catalog.lessons)
         if !outcome.buildErrors.isEmpty || outcome.results.status == "error" {
             output(CheckReport(kit: kit, lesson: firstLesson, outcome: outcome, replaced: replaced).text)
@@ -59,12 +60,21 @@ public enum LearnerCommands {
         return 0
     }
 
+    /// With `LAB_SOLUTIONS=1` in the environment (an instructor who swapped in the reference solutions), SwiftPM
+    /// builds Solutions/: a report of "All 35 tests pass" must not read as the learner's Exercises/.
+    static func solutionsNote(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        LessonRun.codeFolder(solutions: environment["LAB_SOLUTIONS"]) == "Solutions"
+            ? "LAB_SOLUTIONS=1 is set: this checks the reference solutions in Solutions/, not Exercises/ (unset it to check your own code)."
+            : nil
+    }
+
     /// `lab check <lesson>`
     public static func check(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
         let kit = try Kit.here()
         PhaseTimes.mark("kit read")
         let lesson = try kit.lesson(try onlyLesson(arguments, command: "check", kit: kit))
         output("Checking \(lesson.name)…")
+        if let note = solutionsNote() { output(note) }
         let (outcome, replaced) = try kit.runAroundBrokenLessons([lesson], shownAsErrors: [lesson.name])
         PhaseTimes.mark("report")
         output(CheckReport(kit: kit, lesson: lesson, outcome: outcome, replaced: replaced).text)
@@ -83,6 +93,13 @@ public enum LearnerCommands {
         if let named = kit.catalog.exercise(forSection: request.name) {
             (lesson, exercise) = named  // a section names the exercise: no test run
         } else {
+            let wanted = request.name.hasPrefix("§") ? String(request.name.dropFirst()) : request.name
+            if wanted.range(of: #"^[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil {
+                // A section, not a lesson: "unknown lesson '1.9'" would send the learner to the wrong list.
+                let sections = kit.catalog.lesson(named: String(wanted.prefix { $0 != "." }))?.exercises.map { "§\($0.section)" }
+                throw UsageError("no exercise §\(wanted)" + (sections.map { ": its lesson's exercises are \($0.joined(separator: ", "))" }
+                    ?? "; the lessons are \(kit.catalog.lessonNames)"))
+            }
             lesson = try kit.lesson(request.name)
             if request.rereads, let section = book.lastSection(in: lesson), let seen = kit.catalog.exercise(forSection: section) {
                 exercise = seen.exercise  // re-reading: the exercise whose hint was shown last

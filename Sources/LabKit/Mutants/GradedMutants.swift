@@ -10,6 +10,7 @@ enum GradedMutants {
                         output: (String) -> Void) throws -> MutantsCommand.Tally {
         let mutants = try choice.mutants(of: lesson, in: kit)
         output("\(lesson.name): \(mutants.count) mutant(s) from Tests/Mutants/\(lesson.name).json, graded as learners, \(jobs) at a time")
+        if mutants.isEmpty { return MutantsCommand.nothingToMeasure(lesson, output: output) }
         let checkouts = try writeCheckouts(of: mutants, lesson: lesson, kit: kit)
         // The grading copies `lab grade` uses (their builds stay warm), each grading this lesson only.
         let workspaces = try (0..<max(1, min(jobs, mutants.count))).map { job in

@@ -24,6 +24,7 @@ public enum MutantsCommand {
             ? kit.catalog.lessons.filter { FileManager.default.fileExists(atPath: MutantCatalog.file(for: $0.name, in: kit).path) }
             : try options.lessons.map { try kit.lesson($0) }
         guard !lessons.isEmpty else { throw UsageError("no lesson has a mutant catalog (Tests/Mutants/<Lesson>.json)") }
+        try checkOnly(options.choice.only, lessons: lessons, kit: kit)
 
         var ok = true
         var summaries: [String] = []
@@ -39,6 +40,18 @@ public enum MutantsCommand {
         output("")
         summaries.forEach(output)
         return ok ? 0 : 1
+    }
+
+    /// `--only` ids that are in none of the chosen lessons' catalogs: a typo, which measured nothing and exited 0.
+    static func checkOnly(_ only: Set<String>?, lessons: [LessonCatalog.Lesson], kit: Kit) throws {
+        guard let only = only else { return }
+        var known = Set<String>()
+        for lesson in lessons { known.formUnion(try MutantCatalog.load(lesson.name, in: kit).mutants.map(\.id)) }
+        let unknown = only.subtracting(known).sorted()
+        guard !unknown.isEmpty else { return }
+        let guesses = unknown.compactMap { Spelling.closest(to: $0, among: Array(known)).map { "did you mean \($0)?" } }
+        throw UsageError("--only: no mutant \(unknown.joined(separator: ", ")) in Tests/Mutants/ of \(lessons.map(\.name).joined(separator: ", "))"
+            + (guesses.isEmpty ? "" : " (\(guesses.joined(separator: " ")))"))
     }
 
     /// What one lesson's mutants gave.
@@ -91,6 +104,7 @@ public enum MutantsCommand {
                         output: (String) -> Void) throws -> Tally {
         let mutants = try choice.mutants(of: lesson, in: kit)
         output("\(lesson.name): \(mutants.count) mutant(s) from Tests/Mutants/\(lesson.name).json, \(jobs) at a time")
+        if mutants.isEmpty { return nothingToMeasure(lesson, output: output) }
 
         // One private workspace per job, each building only this lesson; the reference must pass in each.
         var workers = try (0..<max(1, min(jobs, mutants.count))).map { try MutantWorker(kit: kit, lesson: lesson, number: $0) }
@@ -117,6 +131,13 @@ public enum MutantsCommand {
         }
         if let failure = failure { throw failure }
         return tally(lesson, mutants: mutants, verdicts: verdicts, output: output)
+    }
+
+    /// No mutant chosen (a new lesson's empty catalog, or `--only` naming another lesson's): said, and no copy built
+    /// for nothing — before, a minute of building ended in "mistakes caught 0/0 (-)".
+    static func nothingToMeasure(_ lesson: LessonCatalog.Lesson, output: (String) -> Void) -> Tally {
+        output("  nothing to measure: Tests/Mutants/\(lesson.name).json lists no mutant of this choice — write the mistakes learners make and the correct variants they write (README § Measuring the tests)")
+        return Tally(lesson: lesson.name)
     }
 
     /// Counts and prints the verdicts, `verdicts[i]` being the runs of `mutants[i]`.

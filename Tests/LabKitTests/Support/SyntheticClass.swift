@@ -76,7 +76,7 @@ struct SyntheticClass {
         for (name, lesson) in [("broken-lesson1", "Lesson1"), ("broken-lesson3", "Lesson3")] {
             var learner = Learner(name: name, solved: name == "broken-lesson3" ? all : ["Lesson1"])
             for exercise in catalog.lesson(named: lesson)!.exercises { learner.failures[exercise.section] = (0, { _ in "\(lesson) does not compile" }) }
-            learner.notes = ["\(lesson) does not compile (Exercises/\(lesson)/A.swift:80: error: cannot convert value of type 'String' to specified type 'Int'): graded as not started"]
+            learner.notes = ["\(lesson) does not compile (Exercises/\(lesson)/A.swift:80: error: cannot convert value of type 'String' to specified type 'Int'): its tests fail, 0 points"]
             class_.append(learner)
         }
         for name in ["endless-loop", "sleeps-30s"] {
