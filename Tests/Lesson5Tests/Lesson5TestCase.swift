@@ -107,7 +107,8 @@ class Lesson5TestCase: LabTestCase {
             let twin = extra.first { $0.lowercased() == key.lowercased() }
                 ?? (missing.count == 1 && extra.count == 1 ? extra.first : nil)
             if let twin = twin {
-                let capitals = twin.lowercased() == key.lowercased() ? " (JSON keys are case-sensitive)" : ""
+                let capitals = twin.lowercased() == key.lowercased() ? " (JSON keys are case-sensitive)"
+                    : twin == snakeCase(key) ? " (a keyEncodingStrategy .convertToSnakeCase writes that: encode with a plain JSONEncoder())" : ""
                 return "your PUT body has `\(twin)` where the server's entries use `\(key)`\(capitals)"
             }
             return "your PUT body has no `\(key)` (its keys: \(object.keys.sorted()); the server's entries have \(entryKeys))"
@@ -119,6 +120,11 @@ class Lesson5TestCase: LabTestCase {
             return "your PUT body's `timestamp` is \(object["timestamp"]!.description), not a number: the journal holds seconds since 1 January 2001, what JSONEncoder writes for a Date"
         }
         return nil
+    }
+
+    /// "body_text" for "bodyText": what JSONEncoder's `.convertToSnakeCase` makes of a key.
+    static func snakeCase(_ key: String) -> String {
+        key.map { $0.isUppercase ? "_" + $0.lowercased() : String($0) }.joined()
     }
 
     /// `text` as a sentence: a capital first, a full stop last.
