@@ -207,6 +207,23 @@ final class EntryRepresentationTests: Lesson5TestCase {
 
     func test_equal_anotherTimestamp_isNotEqual() throws {
         try checkNotEqual(differingIn: "timestamp") { $0.timestamp.addTimeInterval(60) }
+        // A tenth of a second later, in the same whole second (584113900.789 → .889): another timestamp all the same.
+        let record = try recorded()
+        let representation = try representation(of: record, setup: "comparing")
+        let entry = insert(record)
+        entry.timestamp.addTimeInterval(0.1)
+        let aMinuteLater = insert(record)
+        aMinuteLater.timestamp.addTimeInterval(60)
+        guard !(aMinuteLater == representation), !(representation == aMinuteLater) else { return }  // reported above
+        if entry == representation || representation == entry {
+            XCTFail("""
+                An entry whose timestamp is a tenth of a second after the representation's (\
+                \(entry.timestamp.timeIntervalSinceReferenceDate) against \(record.timestamp.timeIntervalSinceReferenceDate)) \
+                is `==` to it, though a minute's difference is not: your `==` compares timestamps to the whole second \
+                (Int(…), a formatted date, rounding). The journal keeps fractions of a second: compare the Dates \
+                themselves (`lhs.timestamp == rhs.timestamp`). See LESSONS.md §5.5.
+                """)
+        }
     }
 
     func test_equal_anotherIdentifier_isNotEqual() throws {

@@ -206,14 +206,24 @@ class Lesson5TestCase: LabTestCase {
 
     /// Calls `start` (the learner's function), waits for its completion — exactly once, in time, after the answer
     /// (the kit's `awaitCompletion`) — and lets the data task's handler finish. Returns what completion got.
-    func call(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+    ///
+    /// `holdingTheMainQueue`: until the completion comes (or the answer is `latency` + 0.25 s old), the main queue
+    /// runs nothing, as in an app whose main thread is busy drawing. So work the code sent to the main queue
+    /// (`DispatchQueue.main.async { merge }`) has not run when a completion that did not wait for it comes — in every
+    /// run, not when the scheduler happens to favour the test thread. A completion on the main queue comes after it.
+    func call(_ exercise: Exercise, holdingTheMainQueue: Bool = false, file: StaticString = #filePath, line: UInt = #line,
               _ start: (@escaping (Error?) -> Void) -> Void) throws -> Error? {
         atCompletion = nil
         let seen = StoreAtCompletion(store)
+        let hold = emulator.latency + 0.25
         let error: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
             start { error in
                 seen.noteFirstCall()
                 done(error)
+            }
+            if holdingTheMainQueue {
+                let until = Date(timeIntervalSinceNow: hold)
+                while !seen.called, Date() < until { Thread.sleep(forTimeInterval: 0.002) }
             }
         }
         settle()
@@ -238,7 +248,7 @@ class Lesson5TestCase: LabTestCase {
 
     func sync(file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
         let controller = self.controller!
-        return try call(Self.sync, file: file, line: line) { controller.fetchEntriesFromServer(completion: $0) }
+        return try call(Self.sync, holdingTheMainQueue: true, file: file, line: line) { controller.fetchEntriesFromServer(completion: $0) }
     }
 
     // MARK: Checking failures
@@ -305,6 +315,11 @@ final class StoreAtCompletion {
     func noteFirstCall() {
         lock.lock(); defer { lock.unlock() }
         if noted == nil { noted = (store.saveCount, store.entries.map(\.record)) }
+    }
+
+    var called: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return noted != nil
     }
 
     var state: (saves: Int, records: [EntryStore.Record])? {
