@@ -134,6 +134,8 @@ extension LabTestCase {
             message += " The first call came before the request reached the server: a call after `resume()` (outside the handler) runs at once, and the handler calls it again."
         } else if firstIsError && secondIsNil {
             message += " It reported an error and then success: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code goes on to the success path."
+        } else if firstIsError {
+            message += " It reported an error and then went on: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code carries on to the next step (decoding an error body, say) and reports again."
         } else {
             message += " Follow each path through your handler: every path must call `completion` once and then stop."
         }

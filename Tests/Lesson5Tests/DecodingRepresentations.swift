@@ -23,6 +23,14 @@ extension Lesson5TestCase {
         try representation(of: Self.json(of: record), setup: setup, file: file, line: line)
     }
 
+    /// Whether `json` decodes as EntryRepresentation once its timestamp is rounded down to a whole second.
+    static func decodesWithAWholeTimestamp(_ json: JSONValue) -> Bool {
+        guard var object = json.objectValue, let seconds = object["timestamp"]?.numberValue,
+              seconds != seconds.rounded(.down) else { return false }
+        object["timestamp"] = .number(seconds.rounded(.down))
+        return (try? JSONDecoder().decode(EntryRepresentation.self, from: JSONValue.object(object).jsonData)) != nil
+    }
+
     /// Why JSONDecoder could not decode `json` (one entry) as EntryRepresentation, in a learner's words.
     static func explain(_ error: Error, decoding json: JSONValue) -> String {
         let head = "JSONDecoder could not decode the entry \(json.description) as EntryRepresentation:"
@@ -36,6 +44,10 @@ extension Lesson5TestCase {
             let key = context.codingPath.last?.stringValue ?? "?"
             let why = key == "timestamp" ? " The timestamp is a number of seconds since 2001: declare it `Date` (a plain JSONDecoder reads that number as a Date)." : ""
             return "\(head) at \"\(key)\" it asks for \(type), but the entry holds \(json[key].description).\(why) \(tail)"
+        case DecodingError.dataCorrupted where decodesWithAWholeTimestamp(json):
+            // A number that does not fit the declared type (an Int for 5.84113900789E8) is "corrupted data", often
+            // with no coding path (Linux): the same entry with a whole-second timestamp decoding tells where it is.
+            return "\(head) at \"timestamp\" the entry holds \(json["timestamp"].description), seconds since 2001 with a fraction of a second, which the type you declared cannot hold (\(oneLine(error))): declare it `Date` (a plain JSONDecoder reads that number as a Date). \(tail)"
         default:
             return "\(head) \(oneLine(error)). \(tail)"
         }

@@ -84,6 +84,13 @@ final class EncodeEntryTests: Lesson5TestCase {
                 (or `timeIntervalSinceReferenceDate`). See LESSONS.md §5.2.
                 """)
         }
+        if abs(number - record.timestamp.timeIntervalSince1970 * 1000) < 1 {
+            throw fail("""
+                encode(to:) wrote "timestamp": \(number), milliseconds since 1970 (JavaScript's unit, and that of \
+                Firebase's server timestamps); the journal holds seconds since 1 January 2001 (\(seconds)), what \
+                JSONEncoder writes for a Date by default. Encode the Date itself. See LESSONS.md §5.2.
+                """)
+        }
         XCTAssertEqual(number, seconds, accuracy: 0.000_001, """
             encode(to:) wrote "timestamp": \(number); the entry's timestamp is \(seconds) seconds since 1 January 2001. \
             Encode the Date itself. See LESSONS.md §5.2.

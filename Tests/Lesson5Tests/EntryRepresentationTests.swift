@@ -47,8 +47,58 @@ final class EntryRepresentationTests: Lesson5TestCase {
         XCTAssertTrue(Self.holds(Self.otherMood.mood, in: decoded), """
             EntryRepresentation decoded the entry \(json.description), but none of its values is the mood \(mood): \
             \(String(reflecting: decoded)). Keep the mood as the server holds it, also one the app does not offer \
-            (a default in its place is a change the sync would copy into the store). See LESSONS.md §5.5.
+            (a default in its place is a change the sync would copy into the store)\(Self.holdsAnAppMood(decoded) ? """
+            . A property holds one of the app's moods instead: a `let` with an initial value (`let mood = "😐"`) is \
+            never decoded — the compiler's Decodable skips it; declare `let mood: String` with no value
+            """ : ""). See LESSONS.md §5.5.
             """)
+    }
+
+    /// What is wrong with the values `representation` holds, decoded from `record`'s JSON, when something visibly
+    /// is: a property named as a key that holds another key's value (swapped in init(from:) or CodingKeys), or a
+    /// timestamp read as seconds since 1970. nil when nothing can be told (its properties are the learner's to name).
+    static func decodedProblem(_ representation: EntryRepresentation, of record: EntryStore.Record) -> String? {
+        let texts: [(key: String, value: String)] = [("title", record.title), ("bodyText", record.bodyText),
+                                                     ("identifier", record.identifier), ("mood", record.mood)]
+        let children = Mirror(reflecting: representation).children.compactMap { child in
+            child.label.map { (label: $0, value: unwrapped(child.value)) }
+        }
+        for child in children {
+            guard let text = child.value as? String, let own = texts.first(where: { $0.key == child.label }),
+                  text != own.value, let other = texts.first(where: { $0.value == text }) else { continue }
+            return """
+                its `\(child.label)` holds the entry's \(other.key) ("\(text.prefix(40))"), not its \(own.key) \
+                ("\(own.value.prefix(40))"). Decode each property from its own key (your init(from:) or CodingKeys).
+                """
+        }
+        let years = Date.timeIntervalBetween1970AndReferenceDate
+        let seconds = record.timestamp.timeIntervalSinceReferenceDate
+        for child in children {
+            let held = (child.value as? Date)?.timeIntervalSinceReferenceDate ?? (child.value as? Double).map { $0 - years }
+            guard let held = held, abs(held + years - seconds) < 0.001 else { continue }
+            return """
+                its `\(child.label)` is \(Date(timeIntervalSinceReferenceDate: held)), 31 years before the entry's \
+                \(record.timestamp): the journal's \(seconds) is seconds since 1 January 2001, and it was read as \
+                seconds since 1970 (Date(timeIntervalSince1970:)). Declare the timestamp `Date` and let JSONDecoder \
+                read it, or use Date(timeIntervalSinceReferenceDate:).
+                """
+        }
+        return nil
+    }
+
+    /// `value` without its Optional wrapping (nil stays an empty Optional).
+    static func unwrapped(_ value: Any) -> Any {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional, let inner = mirror.children.first else { return value }
+        return unwrapped(inner.value)
+    }
+
+    /// Whether one of `value`'s String properties is one of the app's own moods (`Entry.moods`): a default that
+    /// took the decoded mood's place (an enum's fallback case is not this).
+    static func holdsAnAppMood(_ value: Any) -> Bool {
+        Mirror(reflecting: value).children.contains { child in
+            (unwrapped(child.value) as? String).map(Entry.moods.contains) ?? false
+        }
     }
 
     /// Whether `value`, or a value inside it (an optional, an enum's payload), is the string `text`.
@@ -62,6 +112,13 @@ final class EntryRepresentationTests: Lesson5TestCase {
         let record = try recorded()
         let representation = try representation(of: record, setup: "comparing")
         let entry = insert(record)
+        if !(entry == representation), let problem = Self.decodedProblem(representation, of: record) {
+            throw fail("""
+                An entry and the representation decoded from the same JSON (\(Self.json(of: record).description)) \
+                should be `==`, and are not, because the representation does not hold the entry's values: \(problem) \
+                See LESSONS.md §5.5.
+                """)
+        }
         XCTAssertTrue(entry == representation, """
             An entry and the representation decoded from the same JSON (\(Self.json(of: record).description)) have \
             the same values, but `entry == representation` is false. Compare title, bodyText, timestamp, identifier \
@@ -115,6 +172,20 @@ final class EntryRepresentationTests: Lesson5TestCase {
         let entry = insert(record)
         change(entry)
         let sync = "the sync would think the server's entry unchanged and never update it"
+        if entry == representation {
+            // An entry that shares only the title with the representation: equal only when one equal value suffices.
+            let probe = insert(EntryStore.Record(title: record.title, bodyText: record.bodyText + " (another text)",
+                                                 timestamp: record.timestamp.addingTimeInterval(86_400),
+                                                 identifier: "22222222-3333-4444-8555-666666666666", mood: "🤔"))
+            defer { store.delete(probe) }
+            if probe == representation {
+                throw fail("""
+                    `==` is true for an entry that has only the representation's title and differs in every other value: \
+                    one equal value is enough for your `==`. The values are joined with `||`; join them with `&&` — \
+                    equal means title and bodyText and timestamp and identifier and mood are all equal. See LESSONS.md §5.5.
+                    """, file: file, line: line)
+            }
+        }
         XCTAssertFalse(entry == representation, """
             An entry whose \(field) differs from the representation's (\(Self.describe([entry.record])) against the \
             server's \(Self.describe([record]))) is `==` to it: \(sync). Compare the \(field) too. See LESSONS.md §5.5.
@@ -139,6 +210,23 @@ final class EntryRepresentationTests: Lesson5TestCase {
 
     func test_equal_anotherTimestamp_isNotEqual() throws {
         try checkNotEqual(differingIn: "timestamp") { $0.timestamp.addTimeInterval(60) }
+        // A tenth of a second later, in the same whole second (584113900.789 → .889): another timestamp all the same.
+        let record = try recorded()
+        let representation = try representation(of: record, setup: "comparing")
+        let entry = insert(record)
+        entry.timestamp.addTimeInterval(0.1)
+        let aMinuteLater = insert(record)
+        aMinuteLater.timestamp.addTimeInterval(60)
+        guard !(aMinuteLater == representation), !(representation == aMinuteLater) else { return }  // reported above
+        if entry == representation || representation == entry {
+            XCTFail("""
+                An entry whose timestamp is a tenth of a second after the representation's (\
+                \(entry.timestamp.timeIntervalSinceReferenceDate) against \(record.timestamp.timeIntervalSinceReferenceDate)) \
+                is `==` to it, though a minute's difference is not: your `==` compares timestamps to the whole second \
+                (Int(…), a formatted date, rounding). The journal keeps fractions of a second: compare the Dates \
+                themselves (`lhs.timestamp == rhs.timestamp`). See LESSONS.md §5.5.
+                """)
+        }
     }
 
     func test_equal_anotherIdentifier_isNotEqual() throws {

@@ -78,6 +78,16 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             throw fail("\(absent) (This test checks that what the sync created is saved: it needs them created first.)")
         }
         let persisted = store.persisted.sorted { $0.identifier < $1.identifier }
+        if persisted != journal, let seen = atCompletion, seen.records.count < journal.count {
+            throw fail("""
+                When fetchEntriesFromServer called completion(nil) the store held \(seen.records.count) of the \
+                journal's \(journal.count) entries, and it had been saved \(seen.saves) time(s); the entries came \
+                later, and the saved store (`store.persisted`) holds \(persisted.count). The merge ran after the save \
+                and the completion: it was sent to another queue (a `DispatchQueue.main.async { … }` block) that the \
+                save and completion(nil) did not wait for. Put the merge, the save and the completion in the same \
+                block, in that order. See LESSONS.md §5.8.
+                """)
+        }
         XCTAssertTrue(persisted == journal, """
             After the sync the saved store (`store.persisted`) holds \(Self.describe(persisted)), not the journal's \
             6 entries: save after creating and updating them, not before. See LESSONS.md §5.8.
@@ -141,13 +151,38 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                 """)
         }
         XCTAssertTrue(now == server, """
-            The server changed the mood of "雨の日" to \(server.mood); after a sync the store's entry is still \
-            \(Self.describe([now])). When the store's entry differs from the server's, update it \
-            (update(entry:with:)). See LESSONS.md §5.8.
+            The server changed the mood of "雨の日" to \(server.mood)\(now.timestamp == server.timestamp ? " and nothing else (its timestamp is the same)" : ""); \
+            after a sync the store's entry is still \(Self.describe([now])). When the store's entry differs from the \
+            server's in any value — decide with `entry != representation`, which compares them all, not the \
+            timestamps alone — update it (update(entry:with:)). See LESSONS.md §5.8.
             """)
         XCTAssertTrue(before.map { $0 === entry } ?? true, """
             After the second sync "雨の日" is a new Entry object, not the one the store had: update the existing \
             entry in place; replacing it loses what the app holds on to. See LESSONS.md §5.8.
+            """)
+    }
+
+    func test_sync_anUpdateAlone_isSaved() throws {
+        try syncSuccessfully(setup: "a first sync")
+        // The server changes one entry's mood, and nothing else: the next sync updates, and creates nothing.
+        var changed = try Self.journal()
+        let server = try Self.records(in: try Self.journalLater()).first { $0.identifier == Self.changedID }!
+        changed = .object((changed.objectValue ?? [:]).merging([Self.changedID: Self.json(of: server)]) { $1 })
+        load(changed)
+        try syncSuccessfully(setup: "a sync after the server changed one entry's mood")
+        guard let entry = store.entries.first(where: { $0.identifier == Self.changedID }), entry.record == server else {
+            throw fail("""
+                setup: after the server changed the mood of "雨の日" to \(server.mood), a sync should update it; the store \
+                holds \(Self.describe(store.entries.filter { $0.identifier == Self.changedID }.map(\.record))). \
+                test_sync_entryChangedOnTheServer_isUpdatedInPlace says what is wrong.
+                """)
+        }
+        let saved = store.persisted.first { $0.identifier == Self.changedID }
+        XCTAssertTrue(saved == server, """
+            A sync that only updated an entry ("雨の日", its mood now \(server.mood)) and created none never saved the \
+            update: the saved store (`store.persisted`) still has it as \(saved.map { Self.describe([$0]) } ?? "(none)"), \
+            and it is lost when the app quits. Save after every sync that succeeds — or whenever the store has \
+            changes (`store.hasChanges`) — not only when something was created. See LESSONS.md §5.8.
             """)
     }
 

@@ -107,7 +107,8 @@ class Lesson5TestCase: LabTestCase {
             let twin = extra.first { $0.lowercased() == key.lowercased() }
                 ?? (missing.count == 1 && extra.count == 1 ? extra.first : nil)
             if let twin = twin {
-                let capitals = twin.lowercased() == key.lowercased() ? " (JSON keys are case-sensitive)" : ""
+                let capitals = twin.lowercased() == key.lowercased() ? " (JSON keys are case-sensitive)"
+                    : twin == snakeCase(key) ? " (a keyEncodingStrategy .convertToSnakeCase writes that: encode with a plain JSONEncoder())" : ""
                 return "your PUT body has `\(twin)` where the server's entries use `\(key)`\(capitals)"
             }
             return "your PUT body has no `\(key)` (its keys: \(object.keys.sorted()); the server's entries have \(entryKeys))"
@@ -119,6 +120,11 @@ class Lesson5TestCase: LabTestCase {
             return "your PUT body's `timestamp` is \(object["timestamp"]!.description), not a number: the journal holds seconds since 1 January 2001, what JSONEncoder writes for a Date"
         }
         return nil
+    }
+
+    /// "body_text" for "bodyText": what JSONEncoder's `.convertToSnakeCase` makes of a key.
+    static func snakeCase(_ key: String) -> String {
+        key.map { $0.isUppercase ? "_" + $0.lowercased() : String($0) }.joined()
     }
 
     /// `text` as a sentence: a capital first, a full stop last.
@@ -200,14 +206,24 @@ class Lesson5TestCase: LabTestCase {
 
     /// Calls `start` (the learner's function), waits for its completion — exactly once, in time, after the answer
     /// (the kit's `awaitCompletion`) — and lets the data task's handler finish. Returns what completion got.
-    func call(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+    ///
+    /// `holdingTheMainQueue`: until the completion comes (or the answer is `latency` + 0.25 s old), the main queue
+    /// runs nothing, as in an app whose main thread is busy drawing. So work the code sent to the main queue
+    /// (`DispatchQueue.main.async { merge }`) has not run when a completion that did not wait for it comes — in every
+    /// run, not when the scheduler happens to favour the test thread. A completion on the main queue comes after it.
+    func call(_ exercise: Exercise, holdingTheMainQueue: Bool = false, file: StaticString = #filePath, line: UInt = #line,
               _ start: (@escaping (Error?) -> Void) -> Void) throws -> Error? {
         atCompletion = nil
         let seen = StoreAtCompletion(store)
+        let hold = emulator.latency + 0.25
         let error: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
             start { error in
                 seen.noteFirstCall()
                 done(error)
+            }
+            if holdingTheMainQueue {
+                let until = Date(timeIntervalSinceNow: hold)
+                while !seen.called, Date() < until { Thread.sleep(forTimeInterval: 0.002) }
             }
         }
         settle()
@@ -232,7 +248,7 @@ class Lesson5TestCase: LabTestCase {
 
     func sync(file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
         let controller = self.controller!
-        return try call(Self.sync, file: file, line: line) { controller.fetchEntriesFromServer(completion: $0) }
+        return try call(Self.sync, holdingTheMainQueue: true, file: file, line: line) { controller.fetchEntriesFromServer(completion: $0) }
     }
 
     // MARK: Checking failures
@@ -299,6 +315,11 @@ final class StoreAtCompletion {
     func noteFirstCall() {
         lock.lock(); defer { lock.unlock() }
         if noted == nil { noted = (store.saveCount, store.entries.map(\.record)) }
+    }
+
+    var called: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return noted != nil
     }
 
     var state: (saves: Int, records: [EntryStore.Record])? {
