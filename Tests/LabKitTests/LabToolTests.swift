@@ -18,6 +18,49 @@ final class LabToolTests: XCTestCase {
         XCTAssertEqual(BuildErrors.lessons(in: errors), ["Lesson2", "Lesson3"])
     }
 
+    func test_buildErrorNotes_comeFromBothDiagnosticStyles_withTheirLines() {
+        let root = URL(fileURLWithPath: "/kit")
+        // Swift 6's style: the notes are markers in the error's source excerpt, under the line they are about; a note
+        // in another file (Swift's own Decodable) gets a header and an excerpt of its own.
+        let excerpts = """
+            /kit/Exercises/Lesson2/MessageThread.swift:37:9: error: return from initializer without initializing all stored properties
+            29 |         public let text: String
+               |                    `- note: 'self.text' not initialized
+            30 |         public let sender: String
+               |                    `- note: 'self.sender' not initialized
+            36 |             _ = NotImplemented("x", section: "2.2")
+            37 |         }
+               |         `- error: return from initializer without initializing all stored properties
+            38 |     }
+
+            /kit/Exercises/Lesson3/MessageThread.swift:10:20: error: type 'MessageThread' does not conform to protocol 'Decodable'
+             8 | public final class MessageThread: Codable {
+               |                    `- error: type 'MessageThread' does not conform to protocol 'Decodable'
+            Swift.Decodable.init:2:5: note: protocol requires initializer 'init(from:)' with type 'Decodable'
+            1 | protocol Decodable {
+            2 | init(from decoder: any Decoder) throws}
+              |     `- note: protocol requires initializer 'init(from:)' with type 'Decodable'
+            /kit/Exercises/Lesson3/MessageThread.swift:12:9: warning: variable 'x' was never used
+            12 |         var x = 1
+               |             `- note: consider replacing with '_'
+            [3/5] Emitting module Lesson3
+            """
+        let notes = BuildErrors.notes(in: excerpts, root: root)
+        XCTAssertEqual(notes["Exercises/Lesson2/MessageThread.swift:37: error: return from initializer without initializing all stored properties"],
+                       ["note (line 29): 'self.text' not initialized", "note (line 30): 'self.sender' not initialized"])
+        XCTAssertEqual(notes["Exercises/Lesson3/MessageThread.swift:10: error: type 'MessageThread' does not conform to protocol 'Decodable'"],
+                       ["note: protocol requires initializer 'init(from:)' with type 'Decodable'"])
+        // The older style: one line per note, after its error.
+        let lines = """
+            /kit/Exercises/Lesson2/MessageThread.swift:37:9: error: return from initializer without initializing all stored properties
+            /kit/Exercises/Lesson2/MessageThread.swift:29:20: note: 'self.text' not initialized
+            /kit/Exercises/Lesson2/MessageThread.swift:11:1: error: expected declaration
+            """
+        XCTAssertEqual(BuildErrors.notes(in: lines, root: root),
+                       ["Exercises/Lesson2/MessageThread.swift:37: error: return from initializer without initializing all stored properties":
+                           ["note (line 29): 'self.text' not initialized"]])
+    }
+
     func test_classReportCSV_quotesNotes_andLeavesUngradableRowsEmpty() {
         let catalog = LessonCatalog(lessons: [.init(name: "Lesson1", title: "One", chapter: "1", exercises: [])])
         let report = ClassReport(catalog: catalog, rows: [

@@ -75,7 +75,11 @@ struct CheckReport {
     private func buildFailure(_ message: String?) -> String {
         var lines = ["The code does not compile, so no test could run:"]
         let errors = outcome.buildErrors.isEmpty ? [message ?? "see the log"] : Array(outcome.buildErrors.prefix(8))
-        lines += errors.map { "  \($0)" }
+        let notes = BuildErrors.notes(in: outcome.log, root: kit.root)
+        for error in errors {
+            lines.append("  \(error)")
+            lines += (notes[error] ?? []).map { "    \($0)" }
+        }
         let elsewhere = BuildErrors.lessons(in: outcome.buildErrors).subtracting([lesson.name])
         if !elsewhere.isEmpty {
             lines.append("")
