@@ -97,6 +97,14 @@ final class LabToolTests: XCTestCase {
         printed = []
         XCTAssertEqual(LabCommandLine.run(["check", "Lesson99"]) { printed.append($0) }, 2)
         XCTAssertTrue(printed.joined().contains("unknown lesson 'Lesson99'"), printed.joined())
+        // A section of a chapter that is not an exercise's ("What the tests check") names the chapter's exercises.
+        printed = []
+        XCTAssertEqual(LabCommandLine.run(["hint", "1.2.1"]) { printed.append($0) }, 2)
+        XCTAssertTrue(printed.joined().contains("§1.2.1 is not an exercise, so it has no hints. Lesson1's exercises are 1.3, 1.4"),
+                      printed.joined())
+        XCTAssertEqual(LearnerCommands.chapter(ofSection: "5.9"), "5")
+        XCTAssertNil(LearnerCommands.chapter(ofSection: "Lesson5"))
+        XCTAssertNil(LearnerCommands.chapter(ofSection: "5"))
         XCTAssertEqual(LabCommandLine.run(["--help"]) { _ in }, 0)
     }
 }
