@@ -65,7 +65,9 @@ final class MessageTests: Lesson2TestCase {
         let json = try encoded(message, exercise)
         if let problem = Self.timestampProblem(json["timestamp"], for: Self.sampleDate, stored: Self.stored(message)["timestamp"], model: model) {
             let initialValue = initialValueProblems(message, given: [("timestamp", Self.sampleDate)], fixture: Self.messageFixture)
-            XCTFail("\((initialValue.isEmpty ? [problem] : initialValue + [problem]).joined(separator: " ")) Your message encodes to \(json.description). See LESSONS.md §2.5.")
+            // A `let` with an initial value is the cause, and says what the property holds: the general diagnosis
+            // after it would say the same again, in other words (and with another cure).
+            XCTFail("\((initialValue.isEmpty ? [problem] : initialValue).joined(separator: " ")) Your message encodes to \(json.description).\(initialValue.isEmpty ? " See LESSONS.md §2.5." : "")")
         }
     }
 
