@@ -61,6 +61,21 @@ final class LabToolTests: XCTestCase {
                            ["note (line 29): 'self.text' not initialized"]])
     }
 
+    func test_buildErrorAdvice_namesWhatTheCompilerWordsForSomeoneElse() {
+        let advice = BuildErrors.advice(for: [
+            "Exercises/Lesson1/HTTPMethod.swift:1: error: no such module 'UIKit'",
+            "Exercises/Lesson1/Other.swift:1: error: no such module 'UIKit'",
+            "Exercises/Lesson4/X.swift:3: error: no such module 'FirebaseDatabase'",
+            "Exercises/Lesson1/Y.swift:2: error: cannot find type 'URLRequest' in scope",
+            "Exercises/Lesson1/Z.swift:9: error: cannot find 'x' in scope",
+        ])
+        XCTAssertEqual(advice.count, 3, "\(advice)")
+        XCTAssertTrue(advice[0].contains("remove `import UIKit`"), advice[0])
+        XCTAssertTrue(advice[1].contains("no Firebase SDK"), advice[1])
+        XCTAssertTrue(advice[2].contains("FoundationNetworking") && advice[2].contains("§0.6"), advice[2])
+        XCTAssertEqual(BuildErrors.advice(for: ["Exercises/Lesson1/Z.swift:9: error: cannot find 'x' in scope"]), [])
+    }
+
     func test_classReportCSV_quotesNotes_andLeavesUngradableRowsEmpty() {
         let catalog = LessonCatalog(lessons: [.init(name: "Lesson1", title: "One", chapter: "1", exercises: [])])
         let report = ClassReport(catalog: catalog, rows: [

@@ -80,6 +80,11 @@ struct CheckReport {
             lines.append("  \(error)")
             lines += (notes[error] ?? []).map { "    \($0)" }
         }
+        let advice = BuildErrors.advice(for: errors)
+        if !advice.isEmpty {
+            lines.append("")
+            lines += advice
+        }
         let elsewhere = BuildErrors.lessons(in: outcome.buildErrors).subtracting([lesson.name])
         if !elsewhere.isEmpty {
             lines.append("")

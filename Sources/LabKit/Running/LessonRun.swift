@@ -334,6 +334,29 @@ enum BuildErrors {
         return notes
     }
 
+    /// What a beginner needs to know about errors the compiler words for someone else: a module of Apple's app SDKs
+    /// (code copied from an iOS project), a Firebase SDK, URLSession's types on Linux. One line per kind, at most once.
+    static func advice(for errors: [String]) -> [String] {
+        var lines: [String] = []
+        func add(_ line: String) { if !lines.contains(line) { lines.append(line) } }
+        for error in errors {
+            if let module = error.range(of: #"no such module '(UIKit|SwiftUI|AppKit|Cocoa|Combine|CoreData|MessageKit)'"#,
+                                        options: .regularExpression).map({ String(error[$0].dropFirst(16).dropLast()) }) {
+                add("\(module) is not there for this package: it is an app's framework (code copied from an iOS project?), and "
+                    + "the kit builds on Linux as well as on a Mac. The lessons need only Foundation (and, on Linux, "
+                    + "FoundationNetworking: LESSONS.md §0.6): remove `import \(module)`.")
+            } else if error.contains("no such module 'Firebase") {
+                add("The lessons talk to Firebase through its REST API, with URLSession: no Firebase SDK is needed (or there). "
+                    + "Remove the import (LESSONS.md §0.7).")
+            } else if error.range(of: #"cannot find (type )?'(URLRequest|URLSession|HTTPURLResponse|URLResponse)' in scope"#,
+                                  options: .regularExpression) != nil {
+                add("On Linux URLSession, URLRequest and HTTPURLResponse live in FoundationNetworking: start the file with "
+                    + "`#if canImport(FoundationNetworking)`, `import FoundationNetworking`, `#endif` (LESSONS.md §0.6).")
+            }
+        }
+        return lines
+    }
+
     /// Whether there are errors, and all in the learner's Exercises/ files.
     static func areAllInExercises(_ errors: [String]) -> Bool {
         !errors.isEmpty && errors.allSatisfy { $0.hasPrefix("Exercises/") }
