@@ -76,6 +76,45 @@ final class LabToolTests: XCTestCase {
         XCTAssertEqual(BuildErrors.advice(for: ["Exercises/Lesson1/Z.swift:9: error: cannot find 'x' in scope"]), [])
     }
 
+    func test_changedSignatures_nameTheDeclarationTheTestsCall_andTheLearners() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("kit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        func write(_ text: String, _ path: String) throws {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        try write("""
+            public final class C {
+                public init(baseURL: URL,
+                            session: URLSession = .shared) {
+                }
+                public func create(title: String, completion: @escaping (Error?) -> Void) {
+                    // BEGIN SOLUTION
+                }
+                public func delete(id: String) {}
+                public required init(from decoder: Decoder) throws {}
+            }
+            """, "Solutions/Lesson1/C.swift")
+        try write("""
+            public final class C {
+                public init(baseURL: URL, session: URLSession = .shared) {
+                }
+                public func create(title: String, completion: @escaping (_ success: Bool) -> Void) {
+                }
+            }
+            """, "Exercises/Lesson1/C.swift")
+        XCTAssertEqual(ChangedSignatures.find(lesson: "Lesson1", root: root), [
+            .init(expected: "public func create(title: String, completion: @escaping (Error?) -> Void)",
+                  found: "public func create(title: String, completion: @escaping (_ success: Bool) -> Void)"),
+            .init(expected: "public func delete(id: String)", found: nil),
+        ])
+        let report = ChangedSignatures.report(lesson: "Lesson1", root: root).joined(separator: "\n")
+        XCTAssertTrue(report.contains("the tests call:  public func create(title: String, completion: @escaping (Error?) -> Void)"), report)
+        XCTAssertTrue(report.contains("your code has no such declaration"), report)
+        XCTAssertEqual(ChangedSignatures.name(of: "public static func == (lhs: A, rhs: A) -> Bool"), "==")
+    }
+
     func test_classReportCSV_quotesNotes_andLeavesUngradableRowsEmpty() {
         let catalog = LessonCatalog(lessons: [.init(name: "Lesson1", title: "One", chapter: "1", exercises: [])])
         let report = ClassReport(catalog: catalog, rows: [

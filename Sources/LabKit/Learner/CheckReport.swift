@@ -85,6 +85,11 @@ struct CheckReport {
             lines.append("")
             lines += advice
         }
+        // Errors in the lesson's own tests: the learner changed what they call.
+        if outcome.buildErrors.contains(where: { $0.hasPrefix("Tests/\(lesson.name)Tests/") }) {
+            lines.append("")
+            lines += ChangedSignatures.report(lesson: lesson.name, root: kit.root)
+        }
         let elsewhere = BuildErrors.lessons(in: outcome.buildErrors).subtracting([lesson.name])
         if !elsewhere.isEmpty {
             lines.append("")
