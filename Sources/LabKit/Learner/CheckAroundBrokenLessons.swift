@@ -20,6 +20,10 @@ extension Kit {
 
     private func runAroundBrokenLessonsHoldingLock(_ lessons: [LessonCatalog.Lesson], shownAsErrors: Set<String>) throws
         -> (outcome: LessonRun.Outcome, replaced: [(lesson: String, error: String)]) {
+        if LessonRun.testProduct(in: root) == nil {
+            // SwiftPM prints nothing here until every lesson and its tests are built: say why the wait.
+            KitLock.sayOnStandardError("Building the lessons and their tests first (only this once: a minute or so)…")
+        }
         let outcome = try run(lessons)
         let broken = BuildErrors.lessons(in: outcome.buildErrors)
         // The board is built on the lessons' code: its errors follow from a lesson's, and the copy leaves it out.
