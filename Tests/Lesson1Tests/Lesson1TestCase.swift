@@ -141,7 +141,7 @@ class Lesson1TestCase: LabTestCase {
                 while \(exercise.function) itself was still running, so before its request had even been answered \
                 (resume() only starts the task; its handler runs later, on another queue). Call `completion` from inside \
                 the data task's completion handler, once the response is in\
-                \(calls.count > 1 ? "; it was then called again (\(calls.count) calls in all)" : ""). See \(exercise.reference) and §1.2.
+                \(calls.count > 1 ? "; it was then called again (\(calls.count) calls in all)" : ""). See \(exercise.reference) and §1.2.1.
                 """, file: file, line: line)
         }
         // With the answer slowed down, a function that returns only after its completion ran waited for the answer
