@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 @testable import LabKit
 
-/// How `lab` stops a child it gave up on: SwiftPM gets SIGINT first (on SIGKILL it would leave its compilers, which
-/// lead process groups of their own, running and writing into .build), anything else SIGKILL at once.
+/// How `lab` stops a child it gave up on: SwiftPM and swiftc get SIGINT first (on SIGKILL they would leave their
+/// compiler jobs, which lead process groups of their own, running and writing into .build), anything else SIGKILL at once.
 final class WatchedProcessStopTests: XCTestCase {
     let script = "trap 'echo stopped-gently; exit 0' INT; echo started; while :; do sleep 0.05; done"
 
@@ -11,7 +11,8 @@ final class WatchedProcessStopTests: XCTestCase {
         XCTAssertTrue(ChildProcesses.stopsGently(["swift", "build", "--build-tests"]))
         XCTAssertTrue(ChildProcesses.stopsGently(["swift", "test", "--skip-build"]))
         XCTAssertFalse(ChildProcesses.stopsGently(["/bin/sh", "-c", "swift build"]))
-        XCTAssertFalse(ChildProcesses.stopsGently(["swiftc", "-emit-executable"]))
+        XCTAssertTrue(ChildProcesses.stopsGently(["swiftc", "-emit-executable"]))
+        XCTAssertFalse(ChildProcesses.stopsGently(["unshare", "--user", "swift"]))
     }
 
     func test_aGentleChildPastItsLimit_getsSIGINTFirst_andEndsOnItsOwn() throws {

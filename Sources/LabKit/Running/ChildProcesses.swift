@@ -9,10 +9,10 @@ import Darwin
 /// terminal) stops them too: children lead their own groups, which the terminal's signals do not reach. The table is
 /// a fixed C array because a signal handler may touch nothing else.
 ///
-/// A SIGKILL of its group is not enough for SwiftPM (`swift build`): the compilers it runs lead process groups of their
-/// own, and would go on compiling, and writing into .build, after `lab` and `swift build` are gone (and under the
-/// next build). SwiftPM stops them itself on SIGINT, so such a child ("gentle") gets SIGINT first and a few seconds to
-/// end (`gentleGrace`), then SIGKILL like every other.
+/// A SIGKILL of its group is not enough for SwiftPM (`swift build`) or the compiler driver (`swiftc`): the jobs they
+/// run lead process groups of their own, and would go on compiling, and writing into .build, after `lab` and they are
+/// gone (and under the next build). They stop their jobs themselves on SIGINT, so such a child ("gentle") gets SIGINT
+/// first and a few seconds to end (`gentleGrace`), then SIGKILL like every other.
 public enum ChildProcesses {
     private static let capacity = 64
     private static let table: UnsafeMutablePointer<pid_t> = {
@@ -82,9 +82,10 @@ public enum ChildProcesses {
         }
     }
 
-    /// Whether a command is stopped with SIGINT first: SwiftPM's (`swift build`, `swift test`), which stops the
-    /// compilers it started on SIGINT and leaves them running on SIGKILL.
+    /// Whether a command is stopped with SIGINT first: SwiftPM's (`swift build`, `swift test`) and the compiler
+    /// driver's (`swiftc`, `QuickBuild`), which stop the jobs they started on SIGINT and leave them running on SIGKILL
+    /// (swiftc's swift-frontend, too, leads a group of its own).
     static func stopsGently(_ arguments: [String]) -> Bool {
-        arguments.first == "swift"
+        ["swift", "swiftc"].contains(arguments.first ?? "")
     }
 }
