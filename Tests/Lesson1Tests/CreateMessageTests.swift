@@ -90,8 +90,8 @@ final class CreateMessageTests: Lesson1TestCase {
         let request = try onlyRequest(from: exercise)
         XCTAssertEqual(request.method, "POST", """
             createMessage sent \(request.summary). Use POST: the server chooses a new message's key (a push ID), so \
-            two messages never overwrite each other. A PUT to messages.json would replace all of the thread's messages. \
-            See LESSONS.md §1.1.
+            two messages never overwrite each other. A PUT to messages.json would replace all of the thread's messages.\
+            \(Self.plainGETNote(request, shouldBe: "POST")) See LESSONS.md §1.1.
             """)
     }
 
@@ -183,7 +183,7 @@ final class CreateMessageTests: Lesson1TestCase {
             With the emulator answering 0.3 s after it received the request, createMessage called \
             completion(\(Self.describe(error))) \(String(format: "%.2f", after)) s after the request arrived: before \
             the server answered. Call `completion` from inside the data task's handler, after checking the response. \
-            See LESSONS.md §1.2 and §1.4.
+            See LESSONS.md §1.2.1 and §1.4.
             """)
     }
 

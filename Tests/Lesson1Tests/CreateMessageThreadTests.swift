@@ -69,7 +69,7 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         XCTAssertEqual(request.method, "PUT", """
             createMessageThread sent \(request.summary). Use PUT: the client chose the key (the thread's identifier), \
             and PUT writes exactly at the URL, so sending it again changes nothing. POST would make Firebase invent \
-            a second key under it. See LESSONS.md §1.1.
+            a second key under it.\(Self.plainGETNote(request, shouldBe: "PUT")) See LESSONS.md §1.1.
             """)
     }
 
@@ -162,7 +162,7 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             With the emulator answering 0.3 s after it received the request, createMessageThread called \
             completion(\(Self.describe(error))) \(String(format: "%.2f", after)) s after the request arrived: before \
             the server answered. Call `completion` from inside the data task's handler, after checking the response. \
-            See LESSONS.md §1.2 and §1.3.
+            See LESSONS.md §1.2.1 and §1.3.
             """)
     }
 

@@ -73,6 +73,18 @@ class Lesson1TestCase: LabTestCase {
         }
     }
 
+    /// For a write that went out as a GET: the two ways code that *meant* to write sends one (`method`: the one it
+    /// should have used). Empty for any other method.
+    static func plainGETNote(_ request: RecordedRequest, shouldBe method: String) -> String {
+        guard request.method == "GET" else { return "" }
+        guard (request.body ?? Data()).isEmpty else {
+            return " A URLRequest is a GET until you set its method: `request.httpMethod = \"\(method)\"`."
+        }
+        return " A GET with no body is what `session.dataTask(with: url)` sends: given a URL instead of your URLRequest, "
+            + "the task knows nothing of its httpMethod and httpBody. Pass the request, `session.dataTask(with: request)` "
+            + "(and set its `httpMethod`: a URLRequest is a GET until you do)."
+    }
+
     /// The completion calls of the last learner call.
     var lastCall: CompletionRecorder? { recorders.last?.1 }
 
@@ -129,7 +141,7 @@ class Lesson1TestCase: LabTestCase {
                 while \(exercise.function) itself was still running, so before its request had even been answered \
                 (resume() only starts the task; its handler runs later, on another queue). Call `completion` from inside \
                 the data task's completion handler, once the response is in\
-                \(calls.count > 1 ? "; it was then called again (\(calls.count) calls in all)" : ""). See \(exercise.reference) and §1.2.
+                \(calls.count > 1 ? "; it was then called again (\(calls.count) calls in all)" : ""). See \(exercise.reference) and §1.2.1.
                 """, file: file, line: line)
         }
         // With the answer slowed down, a function that returns only after its completion ran waited for the answer

@@ -65,7 +65,9 @@ final class MessageTests: Lesson2TestCase {
         let json = try encoded(message, exercise)
         if let problem = Self.timestampProblem(json["timestamp"], for: Self.sampleDate, stored: Self.stored(message)["timestamp"], model: model) {
             let initialValue = initialValueProblems(message, given: [("timestamp", Self.sampleDate)], fixture: Self.messageFixture)
-            XCTFail("\((initialValue.isEmpty ? [problem] : initialValue + [problem]).joined(separator: " ")) Your message encodes to \(json.description). See LESSONS.md §2.5.")
+            // A `let` with an initial value is the cause, and says what the property holds: the general diagnosis
+            // after it would say the same again, in other words (and with another cure).
+            XCTFail("\((initialValue.isEmpty ? [problem] : initialValue).joined(separator: " ")) Your message encodes to \(json.description).\(initialValue.isEmpty ? " See LESSONS.md §2.5." : "")")
         }
     }
 
@@ -82,11 +84,13 @@ final class MessageTests: Lesson2TestCase {
             : initialValue.isEmpty
             ? "In the message your initialiser built, \(storage.joined(separator: "; ")). Store each parameter unchanged in the property of the same name."
             : initialValue.joined(separator: " ")
-        XCTFail("""
+        let comparison = """
             The recorded message, built as MessageThread.Message(text: "\(Self.sampleText)", sender: "\(Self.sampleSender)", \
             timestamp: <its date>), encodes to \(json.description); the recorded data (Fixtures/\(Self.messageFixture)) \
-            is \(recorded.description). Differences: \(differences.joined(separator: "; ")). \(cause) See LESSONS.md §2.2.
-            """)
+            is \(recorded.description). Differences: \(differences.joined(separator: "; ")).
+            """
+        // When the initialiser is the cause, it comes first: the comparison only shows its effect.
+        XCTFail(storage.isEmpty ? "\(comparison) \(cause) See LESSONS.md §2.2." : "\(cause) \(comparison) See LESSONS.md §2.2.")
     }
 
     func test_message_keepsWhatItIsGivenUnchanged() throws {

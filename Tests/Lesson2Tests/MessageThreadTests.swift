@@ -153,12 +153,14 @@ final class MessageThreadTests: Lesson2TestCase {
             : initialValue.isEmpty
             ? "In the thread your initialiser built, \(storage.joined(separator: "; ")). Store each parameter unchanged in the property of the same name."
             : initialValue.joined(separator: " ")
-        XCTFail("""
+        let comparison = """
             The recorded thread, built as MessageThread(title: "\(Self.sampleTitle)", identifier: "\(Self.sampleThreadID)", \
             messages: [<the recorded message>]), encodes to \(json.description); a PUT of it must send \
             \(expected.description) (Fixtures/\(Self.threadFixture), its message as your MessageThread.Message encodes it). \
-            Differences: \(differences.joined(separator: "; ")). \(cause) See LESSONS.md §2.3.
-            """)
+            Differences: \(differences.joined(separator: "; ")).
+            """
+        // When the initialiser is the cause, it comes first: the comparison only shows its effect.
+        XCTFail(storage.isEmpty ? "\(comparison) \(cause) See LESSONS.md §2.3." : "\(cause) \(comparison) See LESSONS.md §2.3.")
     }
 
     func test_messageThread_keepsWhatItIsGivenUnchanged() throws {

@@ -121,10 +121,14 @@ class Lesson3TestCase: LabTestCase {
             if path.count == threadDepth, key.stringValue == "messages" {
                 let call = log?.calls(forKey: "messages").last { $0.error != nil }
                 let asked = call.map { "init(from:) called \($0.description), which" } ?? "init(from:) asked for \"messages\" in a way that"
+                // A nested container has no "IfPresent": ask whether the key is there first.
+                let cure = call?.description.contains("nestedContainer") == true || call?.description.contains("nestedUnkeyedContainer") == true
+                    ? "so open the nested container only when `container.contains(.messages)` (no key: no messages), or read them with `decodeIfPresent` and make nil an empty list"
+                    : "so read messages with `decodeIfPresent`, and make nil an empty list"
                 return """
                     \(asked) throws keyNotFound when the key is missing, decoding \(source)\(location): this thread has \
                     no `messages` key (its keys: \(keys.joined(separator: ", "))). A new thread has none — Firebase \
-                    stores no empty list — so read messages with `decodeIfPresent`, and make nil an empty list. \
+                    stores no empty list — \(cure). \
                     \(reference)
                     """
             }

@@ -20,12 +20,21 @@ extension Kit {
 
     private func runAroundBrokenLessonsHoldingLock(_ lessons: [LessonCatalog.Lesson], shownAsErrors: Set<String>) throws
         -> (outcome: LessonRun.Outcome, replaced: [(lesson: String, error: String)]) {
+        if LessonRun.testProduct(in: root) == nil {
+            // SwiftPM prints nothing here until every lesson and its tests are built: say why the wait.
+            KitLock.sayOnStandardError("Building the lessons and their tests first (only this once: a minute or so)…")
+        }
         let outcome = try run(lessons)
         let broken = BuildErrors.lessons(in: outcome.buildErrors)
         // The board is built on the lessons' code: its errors follow from a lesson's, and the copy leaves it out.
         let aroundable = outcome.buildErrors.allSatisfy { BuildErrors.lesson(of: $0) != nil || BuildErrors.isBoard($0) }
         guard !outcome.buildErrors.isEmpty, aroundable, broken.isDisjoint(with: shownAsErrors) else { return (outcome, []) }
         let workspace = try Workspace(kit: self, name: "check")
+        // The copy has a build of its own: a minute or more the first time, in which nothing else is printed.
+        let firstBuild = !FileManager.default.fileExists(atPath: workspace.folder.appendingPathComponent(".build").path)
+        KitLock.sayOnStandardError("\(broken.sorted().joined(separator: ", ")) does not compile: running the tests in a copy "
+            + "of the kit, .lab/check, with \(broken.count == 1 ? "its" : "their") stubs in its place"
+            + (firstBuild ? " (its first build: a minute or more)…" : "…"))
         var run = workspace.lessonRun()
         run.removedEnvironment = ["LAB_SOLUTIONS"]
         run.environment["LAB_LESSONS"] = catalog.lessons.map(\.name).joined(separator: ",")

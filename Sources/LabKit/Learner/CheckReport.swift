@@ -80,7 +80,21 @@ struct CheckReport {
     private func buildFailure(_ message: String?) -> String {
         var lines = ["The code does not compile, so no test could run:"]
         let errors = outcome.buildErrors.isEmpty ? [message ?? "see the log"] : Array(outcome.buildErrors.prefix(8))
-        lines += errors.map { "  \($0)" }
+        let notes = BuildErrors.notes(in: outcome.log, root: kit.root)
+        for error in errors {
+            lines.append("  \(error)")
+            lines += (notes[error] ?? []).map { "    \($0)" }
+        }
+        let advice = BuildErrors.advice(for: errors)
+        if !advice.isEmpty {
+            lines.append("")
+            lines += advice
+        }
+        // Errors in the lesson's own tests: the learner changed what they call.
+        if outcome.buildErrors.contains(where: { $0.hasPrefix("Tests/\(lesson.name)Tests/") }) {
+            lines.append("")
+            lines += ChangedSignatures.report(lesson: lesson.name, root: kit.root)
+        }
         let elsewhere = BuildErrors.lessons(in: outcome.buildErrors).subtracting([lesson.name])
         if !elsewhere.isEmpty {
             lines.append("")

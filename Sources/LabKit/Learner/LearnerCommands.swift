@@ -81,6 +81,13 @@ public enum LearnerCommands {
         return outcome.results.status == "pass" ? 0 : 1
     }
 
+    /// "5.9" → "5": the chapter of a section number; nil for anything else ("Lesson5", "5").
+    static func chapter(ofSection name: String) -> String? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else { return nil }
+        return String(parts[0])
+    }
+
     /// `lab hint <lesson | section> [<n> | --again]`: the next hint, hint n again, or every hint seen so far.
     public static func hint(_ arguments: [String], output: (String) -> Void) throws -> Int32 {
         try hint(arguments, kit: try Kit.here(), output: output)
@@ -92,6 +99,13 @@ public enum LearnerCommands {
         let lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise
         if let named = kit.catalog.exercise(forSection: request.name) {
             (lesson, exercise) = named  // a section names the exercise: no test run
+        } else if let chapter = Self.chapter(ofSection: request.name),
+                  let owner = kit.catalog.lessons.first(where: { $0.chapter == chapter }) {
+            // "5.9": a section of the chapter, but not an exercise's (an explanation, "What the tests check").
+            let sections = owner.exercises.map(\.section).joined(separator: ", ")
+            throw UsageError("§\(request.name) is not an exercise, so it has no hints. \(owner.name)'s exercises are "
+                + "\(sections): `swift run lab hint \(owner.exercises.first?.section ?? owner.name)`, or "
+                + "`swift run lab hint \(owner.name)` for the first one you have not finished.")
         } else {
             let wanted = request.name.hasPrefix("§") ? String(request.name.dropFirst()) : request.name
             if wanted.range(of: #"^[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil {

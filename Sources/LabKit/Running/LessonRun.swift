@@ -285,6 +285,78 @@ enum BuildErrors {
         }
     }
 
+    /// The compiler's notes on each error of `find(in:root:)`, keyed by that error's text: "note (line 29): 'self.text'
+    /// not initialized", "note: protocol requires initializer 'init(from:)' with type 'Decodable'". They often name what
+    /// the error only counts (which property, which requirement). Read from both of the compiler's styles: Swift 6's
+    /// source excerpts, whose markers (`` `- note: … ``) sit under the numbered line they are about, and the older one
+    /// line per note ("File.swift:29:20: note: …"). A note in the error's own file names its line; at most four per error.
+    static func notes(in output: String, root: URL) -> [String: [String]] {
+        var notes: [String: [String]] = [:]
+        var texts: [String: Set<String>] = [:]  // an error's notes without their lines: one note is shown once
+        var current: (error: String, file: String)?
+        var numberedLine: String?  // the last numbered line of an excerpt of the error's own file
+        var inOwnFile = true  // false in the excerpt of another file (a note in Swift's own Decodable, say)
+        func add(_ text: String, line: String?) {
+            guard let (error, _) = current, notes[error, default: []].count < 4,
+                  texts[error, default: []].insert(text).inserted else { return }
+            notes[error, default: []].append(line.map { "note (line \($0)): \(text)" } ?? "note: \(text)")
+        }
+        let kitPrefix = root.standardizedFileURL.path + "/"
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.contains(".swift:"), line.contains(": error: ") {
+                current = find(in: line, root: root).first.map { ($0, String($0.prefix { $0 != ":" })) }
+                numberedLine = nil
+                inOwnFile = true
+                continue
+            }
+            guard let (_, file) = current else { continue }
+            // The error's block ends at SwiftPM's progress or at a warning's header.
+            if line.hasPrefix("["), line.contains("] ") { current = nil; continue }
+            if line.contains(": warning: ") { current = nil; continue }
+            if let header = line.range(of: #"^\S+?:\d+:\d+: note: "#, options: .regularExpression) {
+                let parts = line[header].split(separator: ":")
+                var noted = String(parts[0])
+                if noted.hasPrefix(kitPrefix) { noted.removeFirst(kitPrefix.count) }
+                let sameFile = noted == file
+                add(String(line[header.upperBound...]), line: sameFile ? String(parts[1]) : nil)
+                numberedLine = nil
+                inOwnFile = sameFile
+                continue
+            }
+            if let number = line.range(of: #"^\s*\d+ \|"#, options: .regularExpression) {
+                numberedLine = inOwnFile ? line[number].filter(\.isNumber) : nil
+                continue
+            }
+            if let marker = line.range(of: "`- note: ") {
+                add(String(line[marker.upperBound...]), line: numberedLine)
+            }
+        }
+        return notes
+    }
+
+    /// What a beginner needs to know about errors the compiler words for someone else: a module of Apple's app SDKs
+    /// (code copied from an iOS project), a Firebase SDK, URLSession's types on Linux. One line per kind, at most once.
+    static func advice(for errors: [String]) -> [String] {
+        var lines: [String] = []
+        func add(_ line: String) { if !lines.contains(line) { lines.append(line) } }
+        for error in errors {
+            if let module = error.range(of: #"no such module '(UIKit|SwiftUI|AppKit|Cocoa|Combine|CoreData|MessageKit)'"#,
+                                        options: .regularExpression).map({ String(error[$0].dropFirst(16).dropLast()) }) {
+                add("\(module) is not there for this package: it is an app's framework (code copied from an iOS project?), and "
+                    + "the kit builds on Linux as well as on a Mac. The lessons need only Foundation (and, on Linux, "
+                    + "FoundationNetworking: LESSONS.md §0.6): remove `import \(module)`.")
+            } else if error.contains("no such module 'Firebase") {
+                add("The lessons talk to Firebase through its REST API, with URLSession: no Firebase SDK is needed (or there). "
+                    + "Remove the import (LESSONS.md §0.7).")
+            } else if error.range(of: #"cannot find (type )?'(URLRequest|URLSession|HTTPURLResponse|URLResponse)' in scope"#,
+                                  options: .regularExpression) != nil {
+                add("On Linux URLSession, URLRequest and HTTPURLResponse live in FoundationNetworking: start the file with "
+                    + "`#if canImport(FoundationNetworking)`, `import FoundationNetworking`, `#endif` (LESSONS.md §0.6).")
+            }
+        }
+        return lines
+    }
+
     /// Whether there are errors, and all in the learner's Exercises/ files.
     static func areAllInExercises(_ errors: [String]) -> Bool {
         !errors.isEmpty && errors.allSatisfy { $0.hasPrefix("Exercises/") }

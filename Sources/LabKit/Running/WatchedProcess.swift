@@ -39,13 +39,15 @@ enum WatchedProcess {
     static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:],
                     removing removed: Set<String> = [], silence: TimeInterval? = nil, startup: TimeInterval = 0,
                     progress: (() -> Int)? = nil,
-                    limit: TimeInterval = 900, input: Data? = nil, descriptor3: URL? = nil) throws -> Outcome {
+                    limit: TimeInterval = 900, input: Data? = nil, descriptor3: URL? = nil,
+                    gently: Bool? = nil) throws -> Outcome {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         var merged = ProcessInfo.processInfo.environment.filter { !removed.contains($0.key) }
         merged.merge(environment) { $1 }
         let pid = try spawn(arguments, in: folder, environment: merged, output: log, input: input, descriptor3: descriptor3)
-        ChildProcesses.started(pid)
+        let gently = gently ?? ChildProcesses.stopsGently(arguments)
+        ChildProcesses.started(pid, gently: gently)
         defer { ChildProcesses.ended(pid) }
 
         let started = Date()
@@ -55,6 +57,7 @@ enum WatchedProcess {
         // loaded many times over its cores can take seconds of its own: `startup` more, before the first progress.
         var marks = 0
         var killed: String?
+        var stopAsked: Date?  // when a gentle child was sent SIGINT (`ChildProcesses`)
         var status: Int32 = 0
         while true {
             let waited = waitpid(pid, &status, WNOHANG)
@@ -70,7 +73,14 @@ enum WatchedProcess {
             } else if killed == nil, Date().timeIntervalSince(started) > limit {
                 killed = "over \(Int(limit)) s"
             }
-            if killed != nil { kill(-pid, SIGKILL) }
+            if killed != nil {
+                if gently, stopAsked == nil {
+                    stopAsked = Date()
+                    kill(-pid, SIGINT)
+                } else if !gently || Date().timeIntervalSince(stopAsked!) > ChildProcesses.gentleGrace {
+                    kill(-pid, SIGKILL)
+                }
+            }
         }
         kill(-pid, SIGKILL)  // whatever the command left behind in its group
         let (output, dropped) = readKept(log)
