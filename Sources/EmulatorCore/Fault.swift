@@ -12,6 +12,9 @@ public enum Fault: Equatable {
     case transportError(URLError.Code)
     /// 200 with this text as the body (meant to be invalid JSON) and the service's JSON headers.
     case malformedBody(String)
+    /// This status with this text as the body and the service's JSON headers: a success other than the one the
+    /// service usually sends, or a failure whose body is chosen by the test (one that looks like a success, say).
+    case answer(status: Int, body: String)
 
     func response<Service: EmulatedService>(from service: Service) -> EmulatorResponse {
         switch self {
@@ -21,6 +24,8 @@ public enum Fault: Equatable {
             return EmulatorResponse(statusCode: 0, transportError: URLError(code))
         case .malformedBody(let text):
             return .raw(status: 200, headers: service.jsonHeaders, body: Data(text.utf8))
+        case .answer(let status, let text):
+            return .raw(status: status, headers: service.jsonHeaders, body: Data(text.utf8))
         }
     }
 }

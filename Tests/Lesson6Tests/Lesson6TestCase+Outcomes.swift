@@ -89,9 +89,13 @@ extension Lesson6TestCase {
         let error: Error
         switch outcome {
         case .success(let todo):
+            var why = ""
+            if case .status = wanted {
+                why = " The status decides, whatever the body holds: check it before decoding (outside 200...299 is a failure), not only once decoding has failed."
+            }
             throw fail("""
                 The server \(answer), and \(function) reported success with \(todo). That is a failure: \
-                report \(wanted.caseText). See LESSONS.md §6.3.
+                report \(wanted.caseText).\(why) See LESSONS.md §6.3.
                 """, file: file, line: line)
         case .failure(let failure):
             error = failure

@@ -28,6 +28,27 @@ extension Lesson6TestCase {
                          of: exercise, file: file, line: line)
     }
 
+    /// Success is every 2xx, not only the 200 this server sends a GET: here it answers 203 with the todo.
+    func checkFetchAnswered203IsASuccess(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: FetchCall) throws {
+        emulator.inject(.answer(status: 203, body: Self.todo4JSON))
+        let outcome = try call(4)
+        try requireFetchRequest(exercise, id: 4, for: "checking a 203 answer", file: file, line: line)
+        try checkTodo(outcome, is: Self.todo4, from: exercise, file: file, line: line)
+    }
+
+    /// A failure whose body happens to decode as a todo (a gateway's cached copy, say) is still a failure: the status
+    /// is found out before decoding, not only when decoding fails.
+    func checkErrorStatusWithATodoBody(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: FetchCall) throws {
+        emulator.inject(.answer(status: 503, body: Self.todo4JSON))
+        let outcome = try call(4)
+        try requireFetchRequest(exercise, id: 4, for: "checking a 503 whose body is a todo", file: file, line: line)
+        try checkFailure(outcome, is: .status(503), after: "answered 503 with a body that decodes as a todo", of: exercise,
+                         file: file, line: line)
+    }
+
+    /// Todo 4 as the server writes it (`todo4`).
+    static let todo4JSON = #"{"userId": 1, "id": 4, "title": "et porro tempora", "completed": true}"#
+
     // MARK: Saving
 
     /// The saved todo is the server's, with the id it assigned.
@@ -102,6 +123,7 @@ extension Lesson6TestCase {
         case .transportError(let code): return "never answered (the request failed with URLError(\(code.rawValue)))"
         case .malformedBody(let text) where text == cutOff: return "answered 200 with a body cut off in the middle (\(text))"
         case .malformedBody(let text): return "answered 200 with \(text), JSON that is not a todo"
+        case .answer(let status, let text): return "answered \(status) with \(text)"
         }
     }
 }

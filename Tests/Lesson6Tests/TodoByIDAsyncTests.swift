@@ -28,6 +28,10 @@ final class TodoByIDAsyncTests: Lesson6TestCase {
         try checkFetches(Self.todo4, id: 4, exercise) { try fetchAsync(id: $0) }
     }
 
+    func test_todoByIDAsync_answered203_returnsTheTodo() throws {
+        try checkFetchAnswered203IsASuccess(exercise) { try fetchAsync(id: $0) }
+    }
+
     // MARK: What it throws
 
     func test_todoByIDAsync_missingTodo_throwsStatus404() throws {
@@ -36,6 +40,10 @@ final class TodoByIDAsyncTests: Lesson6TestCase {
 
     func test_todoByIDAsync_serverError_throwsStatus500() throws {
         try checkServerError(exercise, fetching: 4) { try fetchAsync(id: 4) }
+    }
+
+    func test_todoByIDAsync_errorStatusWhoseBodyIsATodo_throwsTheStatus() throws {
+        try checkErrorStatusWithATodoBody(exercise) { try fetchAsync(id: $0) }
     }
 
     func test_todoByIDAsync_transportError_throwsTransportWithTheURLError() throws {

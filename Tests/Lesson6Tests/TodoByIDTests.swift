@@ -50,6 +50,10 @@ final class TodoByIDTests: Lesson6TestCase {
         try checkFetches(Self.todo157, id: 157, exercise) { try fetch(id: $0) }
     }
 
+    func test_todoByID_answered203_isASuccess() throws {
+        try checkFetchAnswered203IsASuccess(exercise) { try fetch(id: $0) }
+    }
+
     // MARK: When the server refuses
 
     func test_todoByID_missingTodo_givesStatus404() throws {
@@ -58,6 +62,10 @@ final class TodoByIDTests: Lesson6TestCase {
 
     func test_todoByID_serverError_givesStatus500() throws {
         try checkServerError(exercise, fetching: 4) { try fetch(id: 4) }
+    }
+
+    func test_todoByID_errorStatusWhoseBodyIsATodo_givesTheStatus() throws {
+        try checkErrorStatusWithATodoBody(exercise) { try fetch(id: $0) }
     }
 
     // MARK: When the connection fails

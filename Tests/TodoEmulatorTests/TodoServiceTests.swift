@@ -55,6 +55,16 @@ final class TodoServiceTests: XCTestCase {
         XCTAssertEqual(head.headers["Content-Length"], send("GET", "/todos/1", to: emulator).headers["Content-Length"])
     }
 
+    func test_injectedAnswer_isThatStatusAndBody_once_andChangesNothing() throws {
+        let emulator = TodoEmulator(todos: try TodoExchange.publishedTodos())
+        emulator.inject(.answer(status: 503, body: #"{"id": 4}"#))
+        let faulted = send("POST", "/todos", ["title": "not stored"], to: emulator)
+        XCTAssertEqual(faulted.statusCode, 503)
+        XCTAssertEqual(String(decoding: faulted.body, as: UTF8.self), #"{"id": 4}"#)
+        XCTAssertEqual(faulted.headers["Content-Type"], send("GET", "/todos/1", to: emulator).headers["Content-Type"])
+        XCTAssertEqual(emulator.todos.count, 200, "a faulted request must not reach the service")
+    }
+
     func test_injectedTransportError_reachesTheSessionAsURLError() throws {
         let emulator = TodoEmulator(todos: try TodoExchange.publishedTodos())
         emulator.inject(.transportError(.networkConnectionLost))
