@@ -34,7 +34,8 @@ final class EncodeToEncoderTests: Lesson3TestCase {
             """)
         XCTAssertEqual(identifier, .string(thread.identifier), """
             encode(to:) wrote "identifier": \(identifier.description); expected "\(thread.identifier)" (the thread's \
-            key in the database)\(identifier == .string(thread.title) ? " — what it wrote is the title" : ""). \
+            key in the database)\(identifier == .string(thread.title) ? " — what it wrote is the title" : "")\
+            \(identifier.stringValue.map { $0 != thread.identifier && $0.lowercased() == thread.identifier.lowercased() } ?? false ? " — it changed the letters' case: write the String exactly as it is" : ""). \
             See LESSONS.md §3.4.
             """)
         // A thread a web app created: its identifier in lowercase, the thread's key exactly as written.
@@ -195,12 +196,6 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                     (and the data in Firebase) counts seconds since 2001.
                     """
             } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
-                      number != wanted, Float(number) == Float(wanted) {
-                cause = """
-                    Its timestamp is \(number), not \(wanted): it went through a Float, which keeps about 7 significant \
-                    digits (this timestamp has 15). Encode the Date itself (or a Double), or the whole message.
-                    """
-            } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
                       abs(number - wanted) > 3600, abs(number - Date().timeIntervalSinceReferenceDate) < 600 {
                 cause = """
                     Its timestamp is the moment encode(to:) ran (a new `Date()`), not the message's own: write \
@@ -216,6 +211,12 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 cause = """
                     Its text and sender are swapped: write the message's text for the key "text" and its sender for \
                     "sender" — or let Message's own Encodable write them.
+                    """
+            } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
+                      abs(number - wanted) >= 1, Float(number) == Float(wanted) {
+                cause = """
+                    Its timestamp is \(number), not \(wanted): it went through a Float, which keeps about 7 significant \
+                    digits (this timestamp has 15). Encode the Date itself (or a Double), or the whole message.
                     """
             } else if let text = got["timestamp"].stringValue {
                 cause = """
