@@ -136,6 +136,13 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                     keeps only the last. Encode the whole array for "messages". See LESSONS.md §3.4.
                     """, file: file, line: line)
             }
+            if let object = written.objectValue, Array(object.keys) == ["messages"] {
+                throw fail("""
+                    encode(to:) wrote the messages one level too deep, at messages/messages: a nested container for \
+                    the key "messages", then the key again inside it. Encode the array itself for "messages" in the \
+                    thread's container. It wrote: \(written.description). See LESSONS.md §3.4.
+                    """, file: file, line: line)
+            }
             if let object = written.objectValue {
                 let keys = object.keys.sorted()
                 throw fail("""
