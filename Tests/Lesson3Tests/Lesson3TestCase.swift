@@ -232,8 +232,8 @@ class Lesson3TestCase: LabTestCase {
                 \(reference)
                 """
         case .dataCorrupted(let context) where context.codingPath.isEmpty && context.debugDescription.contains("not valid JSON"):
-            // swift-corelibs-foundation's JSONDecoder says this, with no coding path, of a number it cannot read as the
-            // type asked for (5.55405872056162E8 as an Int); the fixture itself is valid JSON.
+            // Foundation's JSONDecoder on Linux (swift-foundation, Swift 6.3) says this, with no coding path, of a
+            // number it cannot read as the type asked for (5.55405872056162E8 as an Int); the fixture is valid JSON.
             return """
                 JSONDecoder threw dataCorrupted ("\(oneLine(context.debugDescription))") decoding \(source), which is \
                 valid JSON: on Linux Foundation says that of a number it cannot read as the type asked for — most \
@@ -258,17 +258,6 @@ class Lesson3TestCase: LabTestCase {
             seconds since 2001 with a fraction, which a whole-number type (an Int) cannot hold: decode it as a Date — \
             or let Message decode itself. See LESSONS.md §3.3.
             """
-    }
-
-    /// The context of a `DecodingError` (its coding path), or nil for any other error.
-    static func context(of error: Error) -> DecodingError.Context? {
-        switch error as? DecodingError {
-        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .keyNotFound(_, let context)?,
-             .dataCorrupted(let context)?:
-            return context
-        default:
-            return nil
-        }
     }
 
     /// " at messages/-LJNQ2zNeL4bwG1qpwYB", or "" at the top.
