@@ -34,9 +34,23 @@ final class EncodeToEncoderTests: Lesson3TestCase {
             """)
         XCTAssertEqual(identifier, .string(thread.identifier), """
             encode(to:) wrote "identifier": \(identifier.description); expected "\(thread.identifier)" (the thread's \
-            key in the database)\(identifier == .string(thread.title) ? " — what it wrote is the title" : ""). \
+            key in the database)\(identifier == .string(thread.title) ? " — what it wrote is the title" : "")\
+            \(identifier.stringValue.map { $0 != thread.identifier && $0.lowercased() == thread.identifier.lowercased() } ?? false ? " — it changed the letters' case: write the String exactly as it is" : ""). \
             See LESSONS.md §3.4.
             """)
+        // A thread a web app created: its identifier in lowercase, the thread's key exactly as written.
+        let fromTheWeb = MessageThread(title: "Made on the web", identifier: "e7a1c3f5-9b2d-4f6a-8c0e-1d3b5a7c9e24",
+                                       messages: thread.messages)
+        let webIdentifier = try encodedObject(fromTheWeb)["identifier"] ?? .null
+        if webIdentifier != .string(fromTheWeb.identifier) {
+            let recased = webIdentifier.stringValue.map { $0 != fromTheWeb.identifier && $0.lowercased() == fromTheWeb.identifier } ?? false
+            XCTFail("""
+                encode(to:) wrote "identifier": \(webIdentifier.description) for a thread whose identifier is \
+                "\(fromTheWeb.identifier)"\(recased ? ": it changed the letters' case (as a UUID's uuidString does)" : ""). \
+                The identifier is the thread's key in the database, and a web app may write it in lowercase: write the \
+                String exactly as it is. See LESSONS.md §3.4.
+                """)
+        }
     }
 
     func test_encodeTo_writesTheMessagesAsAList_inTheThreadsOrder() throws {
@@ -122,6 +136,13 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                     keeps only the last. Encode the whole array for "messages". See LESSONS.md §3.4.
                     """, file: file, line: line)
             }
+            if let object = written.objectValue, Array(object.keys) == ["messages"] {
+                throw fail("""
+                    encode(to:) wrote the messages one level too deep, at messages/messages: a nested container for \
+                    the key "messages", then the key again inside it. Encode the array itself for "messages" in the \
+                    thread's container. It wrote: \(written.description). See LESSONS.md §3.4.
+                    """, file: file, line: line)
+            }
             if let object = written.objectValue {
                 let keys = object.keys.sorted()
                 throw fail("""
@@ -159,7 +180,17 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         }
         for (index, (got, want)) in zip(list, expected).enumerated() where got != want {
             var cause = "Encode each message as it is, with Message's own Encodable."
-            if let seconds = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
+            let gotKeys = Set(got.objectValue.map { Array($0.keys) } ?? [])
+            let wantKeys = Set(want.objectValue.map { Array($0.keys) } ?? [])
+            if got.objectValue != nil, gotKeys != wantKeys {
+                let missing = wantKeys.subtracting(gotKeys).sorted(), extra = gotKeys.subtracting(wantKeys).sorted()
+                cause = """
+                    Its keys are \(gotKeys.sorted().joined(separator: ", ")); a message's are exactly text, sender and \
+                    timestamp\(missing.isEmpty ? "" : " (missing: \(missing.joined(separator: ", ")))")\
+                    \(extra.isEmpty ? "" : " (not expected: \(extra.joined(separator: ", ")) — no client reads them)"). \
+                    Encode each message as it is, with Message's own Encodable.
+                    """
+            } else if let seconds = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
                abs(abs(seconds - wanted) - Self.secondsFrom1970To2001) < 1 {
                 cause = """
                     Its timestamp is off by exactly the 31 years between 1970 and 2001: Message's own Encodable (and \
@@ -172,10 +203,27 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                     (and the data in Firebase) counts seconds since 2001.
                     """
             } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
+                      abs(number - wanted) > 3600, abs(number - Date().timeIntervalSinceReferenceDate) < 600 {
+                cause = """
+                    Its timestamp is the moment encode(to:) ran (a new `Date()`), not the message's own: write \
+                    message.timestamp — or the whole message, with Message's own Encodable.
+                    """
+            } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
                       number != wanted, abs(number - wanted) < 1 {
                 cause = """
                     Its timestamp is \(number), not \(wanted): it lost its fraction of a second (rounded, or written \
                     as a whole number). Encode the Date itself, or the whole message.
+                    """
+            } else if got["text"] == want["sender"], got["sender"] == want["text"] {
+                cause = """
+                    Its text and sender are swapped: write the message's text for the key "text" and its sender for \
+                    "sender" — or let Message's own Encodable write them.
+                    """
+            } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
+                      abs(number - wanted) >= 1, Float(number) == Float(wanted) {
+                cause = """
+                    Its timestamp is \(number), not \(wanted): it went through a Float, which keeps about 7 significant \
+                    digits (this timestamp has 15). Encode the Date itself (or a Double), or the whole message.
                     """
             } else if let text = got["timestamp"].stringValue {
                 cause = """

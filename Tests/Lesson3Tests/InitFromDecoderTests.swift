@@ -21,8 +21,9 @@ final class InitFromDecoderTests: Lesson3TestCase {
             """)
         XCTAssertEqual(thread.identifier, Self.sampleThreadID, """
             init(from:) read the sample thread's identifier as \(thread.identifier.debugDescription); the JSON says \
-            "\(Self.sampleThreadID)"\(thread.identifier == "REST APIs" ? " (what it read is the title)" : ""). Read \
-            the key "identifier" as a String. See LESSONS.md §3.3.
+            "\(Self.sampleThreadID)"\(thread.identifier == "REST APIs" ? " (what it read is the title)" : "")\
+            \(thread.identifier != Self.sampleThreadID && thread.identifier.lowercased() == Self.sampleThreadID.lowercased() ? ": it changed the letters' case. The identifier is the thread's key in the database, exactly as written: keep it, don't lowercase or uppercase it" : ""). \
+            Read the key "identifier" as a String. See LESSONS.md §3.3.
             """)
     }
 
@@ -93,7 +94,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
         // with a branch of its own.
         for (path, place) in [("lesson3/thread-message-without-timestamp.json", "under a push ID"),
                               ("lesson3/thread-messages-array-without-timestamp.json", "in a JSON array, as a PUT leaves them,")] {
-            let (data, _) = try fixture(path)
+            let (data, json) = try fixture(path)
             guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
                 throw fail("""
                     init(from:) did not return within 2 s decoding Fixtures/\(path), where a message \(place) has \
@@ -109,10 +110,15 @@ final class InitFromDecoderTests: Lesson3TestCase {
                 continue  // any error: the caller learns that this data is bad (a stub's NotImplemented is "not started")
             }
             let swallowed = log.callsThatThrew.compactMap { call in call.error.map { "\(call.description) threw \(Self.summary($0))" } }
+            // The message without a timestamp, kept with a time init(from:) made up (a `?? Date()`, say).
+            let children = json["messages"].objectValue.map { Array($0.values) } ?? json["messages"].arrayValue ?? []
+            let madeUp = children.filter { $0["timestamp"].isNull }.compactMap { $0["text"].stringValue }
+                .first { text in thread.messages.contains { $0.text == text } }
             throw fail("""
                 Fixtures/\(path) has a message without "timestamp" \(place.trimmingCharacters(in: [","])) (bad data from a buggy client); \
                 init(from:) should throw, as Message's own Decodable does, but it returned a thread with \
-                \(thread.messages.count) message(s)\(swallowed.isEmpty ? "" : ": \(swallowed.joined(separator: "; ")), and init(from:) carried on — a `try?` (or a `catch`) swallowed the error"). \
+                \(thread.messages.count) message(s)\(swallowed.isEmpty ? "" : ": \(swallowed.joined(separator: "; ")), and init(from:) carried on — a `try?` (or a `catch`) swallowed the error")\
+                \(madeUp.map { ", among them the one without a timestamp (\($0.debugDescription)) with a timestamp init(from:) made up" } ?? ""). \
                 Let an error in the messages reach the caller, whatever their shape: only a missing `messages` key \
                 means no messages. See LESSONS.md §3.3.
                 """)

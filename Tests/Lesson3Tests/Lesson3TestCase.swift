@@ -156,6 +156,22 @@ class Lesson3TestCase: LabTestCase {
             let found = value(at: path, in: json)
             let typeName = String(describing: type)
             if path.count == threadDepth + 1, path.last?.stringValue == "messages" {
+                // A first attempt that failed inside a message (the shape was right, a message was not), whose error a
+                // `try?` hid before this attempt at another shape: that hidden error is the one to fix.
+                if let hidden = log?.calls(forKey: "messages").first(where: { call in
+                       guard let error = call.error else { return false }
+                       switch error as? DecodingError {
+                       case .typeMismatch(_, let context)? where context.codingPath.count <= threadDepth + 1: return false  // a shape that did not match
+                       case .keyNotFound(let key, _)? where key.stringValue == "messages": return false
+                       default: return true
+                       }
+                   }), let inner = hidden.error {
+                    return """
+                        A message in \(source) did not decode, and init(from:) hid that error and tried `messages` as \
+                        another shape, which threw \(summary(error)). The error it hid, from \(hidden.description): \
+                        \((inner as? DecodingError).map { explain($0, in: json, source: source, threadDepth: threadDepth, log: nil) } ?? explainOther(inner))
+                        """
+                }
                 if typeName.hasPrefix("Array"), let object = found.objectValue {
                     let keys = object.keys.sorted()
                     return """
@@ -181,6 +197,13 @@ class Lesson3TestCase: LabTestCase {
                     `decoder.container(keyedBy: CodingKeys.self)`. \(reference)
                     """
             }
+            if path.last?.stringValue == "timestamp", found.numberValue != nil {
+                return """
+                    init(from:) expected \(typeName) decoding \(source)\(describe(path)), but a message's timestamp is a \
+                    number (\(shortJSON(found))): seconds since 2001, which Date's own Decodable reads with JSONDecoder's \
+                    default strategy. Decode it as a Date — or let Message decode itself. \(reference)
+                    """
+            }
             return """
                 init(from:) expected \(typeName) decoding \(source)\(describe(path)), but the JSON there is \
                 \(shortJSON(found)). \(oneLine(context.debugDescription)) \(reference)
@@ -203,11 +226,42 @@ class Lesson3TestCase: LabTestCase {
                 init(from:) expected \(type) decoding \(source)\(describe(context.codingPath)) but found null or \
                 nothing. \(oneLine(context.debugDescription)) \(reference)
                 """
+        case .dataCorrupted(let context) where context.codingPath.last?.stringValue == "timestamp"
+                                            && value(at: context.codingPath, in: json).numberValue != nil:
+            let found = value(at: context.codingPath, in: json)
+            return """
+                init(from:) could not read \(shortJSON(found)) decoding \(source)\(describe(context.codingPath)): \
+                a message's timestamp is seconds since 2001 with a fraction, which a whole-number type cannot hold \
+                (\(oneLine(context.debugDescription))). Decode it as a Date — or let Message decode itself. \
+                \(reference)
+                """
+        case .dataCorrupted(let context) where context.codingPath.isEmpty && context.debugDescription.contains("not valid JSON"):
+            // Foundation's JSONDecoder on Linux (swift-foundation, Swift 6.3) says this, with no coding path, of a
+            // number it cannot read as the type asked for (5.55405872056162E8 as an Int); the fixture is valid JSON.
+            return """
+                JSONDecoder threw dataCorrupted ("\(oneLine(context.debugDescription))") decoding \(source), which is \
+                valid JSON: on Linux Foundation says that of a number it cannot read as the type asked for — most \
+                likely a message's timestamp, seconds since 2001 with a fraction (such as 5.55405872056162E8), read as \
+                an Int. Decode it as a Date — or let Message decode itself. \(reference)
+                """
         case .dataCorrupted(let context):
             return "init(from:) found corrupted data decoding \(source)\(describe(context.codingPath)): \(oneLine(context.debugDescription)) \(reference)"
         @unknown default:
             return "init(from:) threw \(oneLine(error)) decoding \(source). \(reference)"
         }
+    }
+
+    /// An error from inside a message that is no `DecodingError`: Foundation's JSONDecoder (swift-foundation) lets
+    /// its own `JSONError.numberIsNotRepresentableInSwift` through when a number does not fit the type asked for.
+    static func explainOther(_ error: Error) -> String {
+        guard String(describing: error).contains("numberIsNotRepresentable") else {
+            return "\(oneLine(error)). See LESSONS.md §3.3."
+        }
+        return """
+            \(oneLine(error)): JSONDecoder could not read that number as the type asked for. A message's timestamp is \
+            seconds since 2001 with a fraction, which a whole-number type (an Int) cannot hold: decode it as a Date — \
+            or let Message decode itself. See LESSONS.md §3.3.
+            """
     }
 
     /// " at messages/-LJNQ2zNeL4bwG1qpwYB", or "" at the top.
