@@ -97,22 +97,20 @@ public enum LearnerCommands {
         let request = try HintRequest(arguments)
         var book = HintBook(kit: kit)
         let lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise
+        let section = request.name.hasPrefix("§") ? String(request.name.dropFirst()) : request.name
         if let named = kit.catalog.exercise(forSection: request.name) {
             (lesson, exercise) = named  // a section names the exercise: no test run
-        } else if let chapter = Self.chapter(ofSection: request.name),
+        } else if let chapter = Self.chapter(ofSection: section),
                   let owner = kit.catalog.lessons.first(where: { $0.chapter == chapter }) {
             // "5.9": a section of the chapter, but not an exercise's (an explanation, "What the tests check").
             let sections = owner.exercises.map(\.section).joined(separator: ", ")
-            throw UsageError("§\(request.name) is not an exercise, so it has no hints. \(owner.name)'s exercises are "
+            throw UsageError("§\(section) is not an exercise, so it has no hints. \(owner.name)'s exercises are "
                 + "\(sections): `swift run lab hint \(owner.exercises.first?.section ?? owner.name)`, or "
                 + "`swift run lab hint \(owner.name)` for the first one you have not finished.")
         } else {
-            let wanted = request.name.hasPrefix("§") ? String(request.name.dropFirst()) : request.name
-            if wanted.range(of: #"^[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil {
-                // A section, not a lesson: "unknown lesson '1.9'" would send the learner to the wrong list.
-                let sections = kit.catalog.lesson(named: String(wanted.prefix { $0 != "." }))?.exercises.map { "§\($0.section)" }
-                throw UsageError("no exercise §\(wanted)" + (sections.map { ": its lesson's exercises are \($0.joined(separator: ", "))" }
-                    ?? "; the lessons are \(kit.catalog.lessonNames)"))
+            if Self.chapter(ofSection: section) != nil {
+                // A section of no lesson: "unknown lesson '11.2'" would send the learner to the wrong list.
+                throw UsageError("no exercise §\(section); the lessons are \(kit.catalog.lessonNames)")
             }
             lesson = try kit.lesson(request.name)
             if request.rereads, let section = book.lastSection(in: lesson), let seen = kit.catalog.exercise(forSection: section) {
