@@ -82,10 +82,11 @@ public enum ChildProcesses {
         }
     }
 
-    /// Whether a command is stopped with SIGINT first: SwiftPM's (`swift build`, `swift test`) and the compiler
-    /// driver's (`swiftc`, `QuickBuild`), which stop the jobs they started on SIGINT and leave them running on SIGKILL
-    /// (swiftc's swift-frontend, too, leads a group of its own).
+    /// Whether a command is stopped with SIGINT first: SwiftPM's builds (`swift build`) and the compiler driver
+    /// (`swiftc`, `QuickBuild`), which stop the jobs they started on SIGINT and leave them running on SIGKILL
+    /// (swiftc's swift-frontend, too, leads a group of its own). Not a test run (`swift test --skip-build` on macOS):
+    /// it compiles nothing, and a learner's hung test must not get seconds of grace.
     static func stopsGently(_ arguments: [String]) -> Bool {
-        ["swift", "swiftc"].contains(arguments.first ?? "")
+        arguments.first == "swiftc" || arguments.prefix(2) == ["swift", "build"]
     }
 }
