@@ -22,6 +22,8 @@ public struct ServiceRequest {
     public let uploadBodyHidden: Bool
     /// When the emulator received it.
     public let receivedAt: Date
+    /// A GET or a HEAD: it reads and changes nothing (anything else is a write).
+    public var readsOnly: Bool { method == "GET" || method == "HEAD" }
 
     public init(method httpMethod: String, url: URL, headers: [String: String], body: Data?,
                 uploadBodyHidden: Bool = false, receivedAt: Date = Date()) {

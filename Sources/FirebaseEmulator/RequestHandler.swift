@@ -35,8 +35,7 @@ enum RequestHandler {
             throw Rejection(400, ErrorText.invalidPath)
         }
 
-        let isWrite = !["GET", "HEAD"].contains(request.method)
-        let print = request.query["print"] ?? (state.answersWritesSilently && isWrite ? "silent" : nil)
+        let print = request.query["print"] ?? (state.answersWritesSilently && !request.readsOnly ? "silent" : nil)
         // `print=silent`: the work is done, the answer is 204 with no body [REF].
         func success(_ value: JSONValue) -> EmulatorResponse {
             print == "silent" ? .noContent() : .json(value, pretty: print == "pretty")

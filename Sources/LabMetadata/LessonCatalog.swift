@@ -143,9 +143,7 @@ public struct LessonCatalog: Codable, Equatable {
         }
         switch error {
         case .keyNotFound(let key, let context): return "missing key `\(key.stringValue)` at \(path(context).isEmpty ? "the top level" : path(context))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(context.debugDescription) at \(path(context).isEmpty ? "the top level" : path(context))"
-        case .dataCorrupted(let context):
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             return "\(context.debugDescription) at \(path(context).isEmpty ? "the top level" : path(context))"
         @unknown default: return "\(error)"
         }

@@ -69,7 +69,8 @@ final class RefusedLinkTests: FolderTestCase {
         try write("learner/Exercises/lesson2/Model.swift", "let mine = 2")  // named where Lesson2 is missing
         try write("learner/Exercises/Lesson1/Controller.swift", "let mine = 1")
         try write("learner/Exercises/.DS_Store", "")
-        XCTAssertEqual(GradingWorkspace.strayEntries(in: exercises, lessons: ["Lesson1", "Lesson2"]),
+        XCTAssertEqual(GradingWorkspace.strayEntries(try FileManager.default.contentsOfDirectory(atPath: exercises.path), in: exercises,
+                                                       lessons: ["Lesson1", "Lesson2"]),
                        ["Exercises/Lesson2-old/ is not a lesson folder (they are named Lesson1, Lesson2, …): not graded",
                         "Exercises/MessageThreadController.swift is in no lesson folder: not graded"])
     }

@@ -22,7 +22,7 @@ extension FirebaseService {
         let context = SecurityRules.Context(auth: auth, now: now)
         let denied = ServiceReply.response(.firebaseError(status: 401, message: ErrorText.permissionDenied))
 
-        if request.method == "GET" || request.method == "HEAD" {
+        if request.readsOnly {
             guard rules.canRead(path, tree: tree.root, context: context) else { return denied }
             let reply = respondUnchecked(to: request)
             if case .stream(let stream) = reply, let expires = expires { Self.revoke(stream, at: expires, clock: clock) }

@@ -149,13 +149,13 @@ struct GradingWorkspace {
             return ClassReport.Row(learner: learner, results: nil, notes: [note])
         }
         try workspace.restoreKit()
-        var notes = Self.strayEntries(in: exercises, lessons: kit.catalog.lessons.map(\.name))
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: exercises.path)) ?? []
+        var notes = Self.strayEntries(entries, in: exercises, lessons: kit.catalog.lessons.map(\.name))
         var refused: [String: String] = [:]  // lesson → why its code is not graded
         for lesson in lessons {
             let source = exercises.appendingPathComponent(lesson.name)
             guard FileManager.default.fileExists(atPath: source.path) else {
-                let lookalike = (try? FileManager.default.contentsOfDirectory(atPath: exercises.path))?
-                    .first { $0.lowercased() == lesson.name.lowercased() }
+                let lookalike = entries.first { $0.lowercased() == lesson.name.lowercased() }
                 notes.append("no Exercises/\(lesson.name)\(lookalike.map { " (Exercises/\($0) is there: the folder must be named \(lesson.name))" } ?? ""): graded as not started")
                 try workspace.useStubs(for: lesson.name)
                 continue
@@ -221,9 +221,10 @@ struct GradingWorkspace {
     }
 
     /// Notes for what sits in Exercises/ outside every lesson folder — a `.swift` file moved up a level, a folder
-    /// named `lesson1` — which is never graded: said, so that a learner's 0 is not a mystery.
-    static func strayEntries(in exercises: URL, lessons: [String]) -> [String] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: exercises.path)) ?? []).sorted()
+    /// named `lesson1` — which is never graded: said, so that a learner's 0 is not a mystery. `entries`: the names
+    /// in `exercises`.
+    static func strayEntries(_ entries: [String], in exercises: URL, lessons: [String]) -> [String] {
+        let names = entries.sorted()
         // `lesson1` for Lesson1 is said where Lesson1 is missing (when it is graded), not twice.
         let lowercased = Set(lessons.map { $0.lowercased() })
         return names.filter { !$0.hasPrefix(".") && !lowercased.contains($0.lowercased()) }.map { name in

@@ -31,18 +31,18 @@ struct CheckReport {
             lines.append("  \(padded("\(exercise.section) \(exercise.function)", width))  \(passed)/\(tests.count) tests  \(Progress(exercise, tests: tests).label)")
         }
         lines.append("")
+        let unfinished = results.firstUnfinished(in: [lesson])
+        let unfinishedTests = unfinished.map { results.tests(of: $0.exercise, in: lesson) } ?? []
         if let broken = kitFault {
             // A fixture the kit cannot read fails the tests whatever the learner wrote: say whose it is, and no hint.
             lines += KitFault.explanation(broken, lesson: lesson)
         } else if own.isEmpty {
             lines.append("No test of \(lesson.name) ran: see \(relative(kit.logFile)).")
-        } else if let unfinished = results.firstUnfinished(in: [lesson]),
-                  results.tests(of: unfinished.exercise, in: lesson).isEmpty {
+        } else if let unfinished, unfinishedTests.isEmpty {
             // Not "done": an exercise none of whose tests ran (lessons.json naming a test class that is not there).
             let exercise = unfinished.exercise
             lines.append("No test of §\(exercise.section) \(exercise.function) ran: lessons.json says \(exercise.testClass) grades it, and no test of that class ran. `swift run lab lint` checks lessons.json against Tests/.")
-        } else if let unfinished = results.firstUnfinished(in: [lesson]),
-           let failure = Self.mostTelling(results.tests(of: unfinished.exercise, in: lesson)) {
+        } else if let unfinished, let failure = Self.mostTelling(unfinishedTests) {
             lines.append("First failure — \(failure.testCode):")
             // Its first line is the diagnosis; data in full (and more prose) follows on the next lines.
             lines += (failure.message ?? "(no message)").split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
