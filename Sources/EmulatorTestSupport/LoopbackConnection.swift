@@ -62,12 +62,18 @@ public final class LoopbackConnection {
     /// Why reading a response failed.
     public enum ReadError: Error, CustomStringConvertible {
         case closed
+        /// The stream's last chunk came: the server ended it on purpose.
+        case streamEnded
+        /// Reading failed locally (errno); EBADF means other code in this process closed the descriptor.
+        case readFailed(Int32)
         case timedOut(TimeInterval)
         case malformed(String)
 
         public var description: String {
             switch self {
             case .closed: return "the server closed the connection"
+            case .streamEnded: return "the server ended the stream (its last chunk came)"
+            case .readFailed(let code): return "reading failed: \(String(cString: strerror(code)))"
             case .timedOut(let seconds): return "no complete answer within \(seconds) s"
             case .malformed(let what): return "malformed response: \(what)"
             }
@@ -116,6 +122,8 @@ public final class LoopbackConnection {
                 data.append(try input.readBytes(1, until: deadline))
             } catch ConnectionInput.Failure.closed {
                 return data
+            } catch ConnectionInput.Failure.readFailed(let code) {
+                throw ReadError.readFailed(code)
             } catch {
                 throw ReadError.timedOut(timeout)
             }
@@ -148,6 +156,8 @@ public final class LoopbackConnection {
             return try body()
         } catch ConnectionInput.Failure.closed {
             throw ReadError.closed
+        } catch ConnectionInput.Failure.readFailed(let code) {
+            throw ReadError.readFailed(code)
         } catch ConnectionInput.Failure.timedOut {
             throw ReadError.timedOut(timeout)
         } catch let error as ReadError {

@@ -50,7 +50,7 @@ public final class EventStreamReader {
                 if let event = ServerSentEvent.parse(block).first { return event }
                 continue
             }
-            guard !ended else { throw LoopbackConnection.ReadError.closed }
+            guard !ended else { throw LoopbackConnection.ReadError.streamEnded }
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { throw LoopbackConnection.ReadError.timedOut(timeout) }
             guard let chunk = try connection.readChunk(timeout: left) else {

@@ -14,6 +14,8 @@ package final class ConnectionInput {
     package enum Failure: Error {
         /// The peer closed, reset or the server is stopping.
         case closed
+        /// The read itself failed with this errno (EBADF: the descriptor was closed by other code in this process).
+        case readFailed(Int32)
         case timedOut
         /// More bytes than the limit allows.
         case tooLarge
@@ -27,6 +29,7 @@ package final class ConnectionInput {
     private func fill(until deadline: Deadline) throws {
         guard socket.waitReadable(until: deadline) else { throw Failure.timedOut }
         let count = chunk.withUnsafeMutableBytes { socket.receive(into: $0) }
+        if count < 0 && errno != ECONNRESET { throw Failure.readFailed(errno) }
         guard count > 0 else { throw Failure.closed }
         if start > 0 && start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
