@@ -104,11 +104,11 @@ extension Lesson6TestCase {
             throw fail("""
                 The server \(answer), and \(function) threw \(Self.describe(error)): it leaked a non-typed error. The async \
                 version throws only TodoAPIError: catch URLSession's and JSONDecoder's errors and throw the matching case, \
-                here \(wanted.caseText). See \(exercise.reference) and LESSONS.md §6.3.
+                here \(wanted.caseText). See \(exercise.reference) and §6.3.
                 """, file: file, line: line)
         }
         if let wrong = Self.mistake(apiError, wanted: wanted, answer: answer, function: function) {
-            throw fail(wrong + " See \(exercise.reference) and LESSONS.md §6.3.", file: file, line: line)
+            throw fail(wrong + " See \(exercise.reference) and §6.3.", file: file, line: line)
         }
     }
 

@@ -96,7 +96,7 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
             throw fail("""
                 The database answered 500 {"error" : "An internal error occurred"}, and database threw .status(500, \
                 "\(text.prefix(80))"): the text is the body's error text ("An internal error occurred"), decoded from its JSON, not the body itself \
-                (nor a text of your own). See \(exercise.reference) and LESSONS.md §9.1.
+                (nor a text of your own). See \(exercise.reference) and §9.1.
                 """)
         }
         throw fail("""

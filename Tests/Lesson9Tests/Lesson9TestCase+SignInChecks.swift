@@ -89,7 +89,7 @@ extension Lesson9TestCase {
         throw fail("""
             \(situation), and \(exercise.function) \(did); expected .transport(URLError). Catch the URLError that \
             `session.data(for:)` throws and throw SignInError.transport(error), so the app switches over one type. See \
-            \(exercise.reference) and LESSONS.md §9.1.
+            \(exercise.reference) and §9.1.
             """, file: file, line: line)
     }
 

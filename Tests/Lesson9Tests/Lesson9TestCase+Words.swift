@@ -142,7 +142,7 @@ extension Lesson9TestCase {
         case .success(let value):
             throw fail("""
                 \(situation), and \(exercise.function) returned \(value). That is a failure: throw .\(wanted). See \
-                \(exercise.reference) and LESSONS.md §9.1.
+                \(exercise.reference) and §9.1.
                 """, file: file, line: line)
         case .failure(let failure): error = failure
         }
@@ -163,7 +163,7 @@ extension Lesson9TestCase {
                 """
         }
         throw fail("\(situation), and \(exercise.function) threw \(Self.describe(got)); expected .\(wanted). "
-                   + advice + " See \(exercise.reference) and LESSONS.md §9.1.", file: file, line: line)
+                   + advice + " See \(exercise.reference) and §9.1.", file: file, line: line)
     }
 
     /// Why `got` is the wrong case for `wanted`, in a sentence.
