@@ -102,7 +102,7 @@ public enum GradeCommand {
         }
         var rows = graded
         for (position, index) in order.enumerated() { rows[index] = graded[position] }  // the order they were given in
-        let report = ClassReport(catalog: kit.catalog, rows: rows)
+        let report = ClassReport(catalog: LessonCatalog(lessons: lessons), rows: rows)  // `--lesson`: only its columns
         try ClassReportFiles.write(report, to: out, sectionTitles: LessonSections.titles(ofKitAt: kit.root))
         output("\n" + report.markdown)
         output("Wrote \(out.path)/class-report.html (open it in a browser: where the class is stuck), class-report.csv, class-report.md, class-report.json and one results file per learner.")
