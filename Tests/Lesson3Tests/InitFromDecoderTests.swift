@@ -65,11 +65,46 @@ final class InitFromDecoderTests: Lesson3TestCase {
         try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-burst.json (eight of its twelve messages within one second)", log: log)
     }
 
+    /// Equal timestamps are no tie to break: the three may come in any order among themselves.
+    func test_initFrom_keepsMessagesThatShareATimestamp_oldestFirst() throws {
+        let path = "lesson3/thread-shared-timestamp.json"
+        let (thread, json, log) = try decodeThread(path)
+        let expected = Self.referenceMessages(json)
+        var unmatched = thread.messages
+        let dropped = expected.filter { want in
+            guard let index = unmatched.firstIndex(of: want) else { return true }
+            unmatched.remove(at: index)
+            return false
+        }
+        let shared = Dictionary(grouping: expected, by: \.timestamp).values.filter { $0.count > 1 }.flatMap { $0 }
+        let source = "Fixtures/\(path) (three of its five messages share a timestamp, to the microsecond: an app stamped a batch with one Date())"
+        if !dropped.isEmpty, unmatched.isEmpty, dropped.allSatisfy({ want in shared.contains(want) }) {
+            throw fail("""
+                init(from:) read \(thread.messages.count) message(s) from \(source); the JSON holds \(expected.count). \
+                It dropped \(dropped.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: " and ")), \
+                which share a timestamp with a message it kept: messages were keyed (a dictionary by timestamp) or \
+                de-duplicated by their time. Two messages may be sent at the same time: keep every child of `messages`, \
+                and sort them by timestamp. See LESSONS.md §3.3.
+                """)
+        }
+        guard dropped.isEmpty, unmatched.isEmpty else {
+            try assertMessages(thread.messages, of: json, source: source, log: log, checkingOrder: false)
+            throw fail("init(from:) read messages from \(source) that the JSON does not hold: \(unmatched.map(Self.describe)). See LESSONS.md §3.3.")
+        }
+        let times = thread.messages.map(\.timestamp)
+        XCTAssertEqual(times, times.sorted(), """
+            init(from:) read the messages of \(source) out of order: \(thread.messages.map { $0.text.debugDescription }). \
+            Sort them by timestamp, oldest first (the three that share one may come in any order). See LESSONS.md §3.3.
+            """)
+    }
+
     func test_initFrom_keepsUnicodeAndEmojiExactly() throws {
         let path = "lesson3/thread-unicode.json"
         let (thread, json, log) = try decodeThread(path)
-        XCTAssertEqual(thread.title, "Unicode ☕️ — 日本語 🧵", """
-            init(from:) read the title \(thread.title.debugDescription); the JSON says "Unicode ☕️ — 日本語 🧵". \
+        let title = "Unicode ☕️ — 日本語 🧵 "
+        XCTAssertEqual(thread.title, title, """
+            init(from:) read the title \(thread.title.debugDescription); the JSON says \(title.debugDescription)\
+            \(thread.title == title.trimmingCharacters(in: .whitespacesAndNewlines) ? ": the trailing space its author typed was trimmed" : ""). \
             JSON strings are Unicode: read them as String and change nothing. See LESSONS.md §3.3.
             """)
         try assertMessages(thread.messages, of: json, source: "Fixtures/\(path)", log: log, checkingOrder: false)
@@ -92,13 +127,14 @@ final class InitFromDecoderTests: Lesson3TestCase {
     func test_initFrom_aMessageThatDoesNotDecode_throwsInsteadOfHidingIt() throws {
         // The same bad message in both shapes: under a push ID, and in a JSON array (a PUT), which code often reads
         // with a branch of its own.
-        for (path, place) in [("lesson3/thread-message-without-timestamp.json", "under a push ID"),
-                              ("lesson3/thread-messages-array-without-timestamp.json", "in a JSON array, as a PUT leaves them,")] {
+        for (path, place, key) in [("lesson3/thread-message-without-timestamp.json", "under a push ID", "timestamp"),
+                                   ("lesson3/thread-messages-array-without-timestamp.json", "in a JSON array, as a PUT leaves them,", "timestamp"),
+                                   ("lesson3/thread-message-without-sender.json", "under a push ID", "sender")] {
             let (data, json) = try fixture(path)
             guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
                 throw fail("""
                     init(from:) did not return within 2 s decoding Fixtures/\(path), where a message \(place) has \
-                    no "timestamp": it is stuck in a loop. \(path.contains("array") ? """
+                    no "\(key)": it is stuck in a loop. \(path.contains("array") ? """
                         A loop over an unkeyed container (`while !list.isAtEnd`) whose `try? list.decode(Message.self)` \
                         fails never ends: a decode that throws does not move the container past that element. Let the \
                         error reach the caller (`try`), or decode the whole array as [Message].
@@ -110,15 +146,15 @@ final class InitFromDecoderTests: Lesson3TestCase {
                 continue  // any error: the caller learns that this data is bad (a stub's NotImplemented is "not started")
             }
             let swallowed = log.callsThatThrew.compactMap { call in call.error.map { "\(call.description) threw \(Self.summary($0))" } }
-            // The message without a timestamp, kept with a time init(from:) made up (a `?? Date()`, say).
+            // The message without the key, kept with a value init(from:) made up (a `?? Date()`, a `?? "Anonymous"`).
             let children = json["messages"].objectValue.map { Array($0.values) } ?? json["messages"].arrayValue ?? []
-            let madeUp = children.filter { $0["timestamp"].isNull }.compactMap { $0["text"].stringValue }
+            let madeUp = children.filter { $0[key].isNull }.compactMap { $0["text"].stringValue }
                 .first { text in thread.messages.contains { $0.text == text } }
             throw fail("""
-                Fixtures/\(path) has a message without "timestamp" \(place.trimmingCharacters(in: [","])) (bad data from a buggy client); \
+                Fixtures/\(path) has a message without "\(key)" \(place.trimmingCharacters(in: [","])) (bad data from a buggy client); \
                 init(from:) should throw, as Message's own Decodable does, but it returned a thread with \
                 \(thread.messages.count) message(s)\(swallowed.isEmpty ? "" : ": \(swallowed.joined(separator: "; ")), and init(from:) carried on — a `try?` (or a `catch`) swallowed the error")\
-                \(madeUp.map { ", among them the one without a timestamp (\($0.debugDescription)) with a timestamp init(from:) made up" } ?? ""). \
+                \(madeUp.map { ", among them the one without a \(key) (\($0.debugDescription)) with a \(key) init(from:) made up" } ?? ""). \
                 Let an error in the messages reach the caller, whatever their shape: only a missing `messages` key \
                 means no messages. See LESSONS.md §3.3.
                 """)
