@@ -58,6 +58,13 @@ final class MessagesTests: Lesson7TestCase {
     func test_fetchMessages_givesTheRoomsMessagesAsModelValues() throws {
         seedConversation()
         let fetched = try requireSuccess(try fetchMessages(1), of: Self.fetchMessages)
+        let untimed = { (messages: [Message]) in
+            messages.map { Message(id: $0.id, roomID: $0.roomID, userID: $0.userID, text: $0.text, sentAt: .distantPast) }
+        }
+        if let hint = Self.timeZoneHint(got: fetched.map(\.sentAt), expected: messages(in: 1).map(\.sentAt),
+                                        sameOtherwise: untimed(fetched) == untimed(messages(in: 1))) {
+            return XCTFail("fetchMessages gave the right messages with every sentAt wrong. \(hint)")
+        }
         XCTAssertEqual(fetched, messages(in: 1), """
             fetchMessages(inRoom: 1) gave \(fetched); room 1 holds \(messages(in: 1)) (every field, sentAt decoded \
             from ISO 8601), oldest first. See LESSONS.md §7.5.
