@@ -155,6 +155,22 @@ final class FetchRoomsTests: Lesson7TestCase {
         }
     }
 
+    /// Issue 20 (the happy path first: decode, and look at the status only when decoding fails): a failure whose body
+    /// happens to decode as rooms is still a failure.
+    func test_fetchRooms_serverErrorWhoseBodyDecodes_isServer() throws {
+        emulator.inject(.answer(status: 503, body: "[]"))
+        let outcome = try fetchRooms()
+        guard case .failure(.server(503, _)) = outcome else {
+            return XCTFail("""
+                The server answered 503 Service Unavailable with the body [] (a proxy's page, say, that happens to \
+                decode as [Room]); fetchRooms called \(outcome.described). The status comes first, before decoding: \
+                outside 200...299 is a failure whatever the body — failure(.server(statusCode: 503, body: "[]")). \
+                Decoding first and looking at the status only when that fails takes this answer for rooms. \
+                See LESSONS.md §7.2.
+                """)
+        }
+    }
+
     func test_fetchRooms_transportError_isTransport() throws {
         emulator.inject(.transportError(.networkConnectionLost))
         let outcome = try fetchRooms()

@@ -97,12 +97,17 @@ final class MessagesTests: Lesson7TestCase {
 
     func test_fetchNewMessages_firstPoll_sendsNoSince_andGivesEveryMessage() throws {
         seedConversation()
-        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        let outcome = try poll(1)
         let request = try onlyRequest(from: Self.fetchNewMessages)
-        XCTAssertNil(request.query["since"], """
-            The first fetchNewMessages(inRoom: 1) sent \(request.summary). Nothing has been seen in room 1 yet, so \
-            there is no `since`: the first poll asks for every message. See LESSONS.md §7.5.
-            """)
+        // Checked before the outcome: a made-up first id (FoxelBox's `maxID = -1`) is refused, and that is its cause.
+        guard request.query["since"] == nil else {
+            return XCTFail("""
+                The first fetchNewMessages(inRoom: 1) sent \(request.summary). Nothing has been seen in room 1 yet, so \
+                there is no `since` — not 0, not -1 (a made-up id is still a since; ChatCave refuses a negative one), and \
+                not a bare `?since`: the first poll asks for every message. See LESSONS.md §7.5.
+                """)
+        }
+        let fetched = try requireSuccess(outcome, of: Self.fetchNewMessages)
         XCTAssertEqual(fetched, messages(in: 1), "The first poll of room 1 should give all its messages, \(messages(in: 1)); it gave \(fetched). See LESSONS.md §7.5.")
     }
 
