@@ -196,6 +196,20 @@ final class MessagesTests: Lesson7TestCase {
             """)
     }
 
+    /// Issue 20 (a poll whose failure is passed on as success([]), "nothing new"): a poll that fails says so.
+    func test_fetchNewMessages_serverError_isAFailure() throws {
+        seedConversation()
+        emulator.inject(.httpError(status: 500, message: "the chat server is down"))
+        let outcome = try poll(1)
+        guard case .failure(.server(500, _)) = outcome else {
+            return XCTFail("""
+                The server answered 500 to the poll (\(summary)); fetchNewMessages called \(outcome.described). A poll \
+                that fails calls failure(.server(…)), not success with []: "nothing new" and "could not ask" are \
+                different news — the app shows the one, and retries or reports the other. See LESSONS.md §7.5.
+                """)
+        }
+    }
+
     // MARK: postMessage
 
     func test_postMessage_POSTsTheTextToTheRoomsMessages() throws {
