@@ -216,6 +216,7 @@ final class MessagesTests: Lesson7TestCase {
         seedConversation()
         _ = try postMessage("Hello from Swift", in: 2)
         let request = try onlyRequest(from: Self.postMessage)
+        _ = try requireBody(of: request, from: Self.postMessage)  // says so when an upload task hid it (Darwin)
         XCTAssertTrue(request.method == "POST" && request.path == "/rooms/2/messages"
                       && request.bodyJSON?.objectValue?["text"]?.stringValue == "Hello from Swift", """
             postMessage("Hello from Swift", inRoom: 2) must POST <baseURL>/rooms/2/messages with the body \
