@@ -22,14 +22,28 @@ final class CancelRequestTests: Lesson7TestCase {
     }
 
     /// Starts a call while answers are held and waits until its request reached the emulator.
+    /// The call is made on another thread: a call that waits for its answer before returning (held here) must not
+    /// hang the tests.
     func startHeld<ID, Value>(_ call: Exercise, file: StaticString = #filePath, line: UInt = #line,
-                              _ start: (CallLog<Value>) -> ID) throws -> InFlight<ID, Value> {
+                              _ start: @escaping (CallLog<Value>) -> ID) throws -> InFlight<ID, Value> {
         emulator.holdResponses()
         let index = emulator.requests.count
         let log = CallLog<Value>()
-        let id = start(log)
-        _ = eventually { emulator.requests.count > index || !StubLog.recorded.isEmpty || !log.calls.isEmpty }
+        let returned = Returned<ID>()
+        DispatchQueue.global().async { returned.set(start(log)) }
+        _ = eventually { returned.value != nil || !StubLog.recorded.isEmpty }
         if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }
+        guard let id = returned.value else {
+            emulator.releaseHeldResponses()
+            _ = eventually { returned.value != nil }
+            throw fail("""
+                setup: cancelling needs a call in flight, and \(call.function) did not return within 2 s while the \
+                server held its answer: it waits for the answer before returning (a semaphore or DispatchGroup wait \
+                after `resume()`?), so by the time its id is known the call has ended. A call starts its task and \
+                returns at once. See LESSONS.md §7.3.
+                """, file: file, line: line)
+        }
+        _ = eventually { emulator.requests.count > index || !log.calls.isEmpty }
         guard emulator.requests.count > index else {
             throw fail("""
                 setup: cancelling needs a request in flight, and \(call.function) sent none within 2 s \
@@ -74,7 +88,9 @@ final class CancelRequestTests: Lesson7TestCase {
         XCTAssertTrue(wasCancelled(call.index), """
             After cancelRequest, the emulator still held fetchRooms' request open: its task was not cancelled \
             (\(emulator.requests[call.index].summary)). Keep each call's URLSessionTask under its id and call \
-            `cancel()` on it — forgetting the closures alone leaves the request running. See LESSONS.md §7.6.
+            `cancel()` on it — forgetting the closures alone leaves the request running. (A Swift `Task`'s cancel() \
+            reaches the request only through URLSession's own async methods, or a withTaskCancellationHandler that \
+            cancels the data task a continuation wraps.) See LESSONS.md §7.6.
             """)
     }
 
@@ -106,14 +122,21 @@ final class CancelRequestTests: Lesson7TestCase {
             service.fetchRooms(success: next.success, failure: next.failure)
             returned.set()
         }
-        // Nothing of this test's may still be on its way when the next test starts (its request would be a stray there).
-        defer { if returned.isSet { _ = eventually { !next.calls.isEmpty } } }
         // A thread still waiting after 1 s stays blocked; the test ends without it.
-        XCTAssertTrue(eventually(within: 1) { returned.isSet }, """
-            After one fetchRooms call was cancelled, the next fetchRooms call did not even return: it waits for a lock \
-            that is never unlocked. The cancelled call's completion handler returned with the service's lock still \
-            locked — every `lock.lock()` needs its `unlock()` on every path out (`lock.lock(); defer { lock.unlock() }`, \
-            or unlock before each `return`). See LESSONS.md §7.6.
+        guard eventually(within: 1, { returned.isSet }) else {
+            return XCTFail("""
+                After one fetchRooms call was cancelled, the next fetchRooms call did not even return: it waits for a lock \
+                that is never unlocked. The cancelled call's completion handler returned with the service's lock still \
+                locked — every `lock.lock()` needs its `unlock()` on every path out (`lock.lock(); defer { lock.unlock() }`, \
+                or unlock before each `return`). See LESSONS.md §7.6.
+                """)
+        }
+        // (Waiting for it also keeps this test's request from arriving as a stray in the next test.)
+        XCTAssertTrue(eventually { !next.calls.isEmpty }, """
+            After one fetchRooms call was cancelled, the next fetchRooms call returned but called neither closure within \
+            2 s (requests: \(summary)): the cancel silenced more than its own call — one `isCancelled` flag for the whole \
+            service, or a check that does not look at the call's own id? cancelRequest stops the call of that id only; \
+            every later call is answered as usual. See LESSONS.md §7.6.
             """)
     }
 
@@ -225,14 +248,17 @@ final class CancelRequestTests: Lesson7TestCase {
         if !StubLog.recorded.isEmpty { throw fail("stub") }
         let entered = Flag(), returned = Flag()
         let outer = CallLog<[Room]>(), inner = CallLog<[Room]>()
-        service.fetchRooms(success: { rooms in
-            entered.set()
-            service.fetchRooms(success: inner.success, failure: inner.failure)
-            returned.set()
-            outer.success(rooms)
-        }, failure: outer.failure)
+        // From another thread: a call that waits for its answer (and so for the inner one's) must not hang the tests.
+        DispatchQueue.global().async {
+            service.fetchRooms(success: { rooms in
+                entered.set()
+                service.fetchRooms(success: inner.success, failure: inner.failure)
+                returned.set()
+                outer.success(rooms)
+            }, failure: outer.failure)
+        }
+        _ = eventually { returned.isSet || !outer.calls.isEmpty || !StubLog.recorded.isEmpty }
         if !StubLog.recorded.isEmpty { throw fail("stub") }
-        _ = eventually { returned.isSet || !outer.calls.isEmpty }
         guard entered.isSet else {
             throw fail("""
                 setup: calling from inside a closure needs fetchRooms to succeed, and it \
@@ -311,4 +337,12 @@ final class CancelRequestTests: Lesson7TestCase {
             return true
         }
     }
+}
+
+/// A call's return value, set once from the thread that made the call.
+final class Returned<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+    func set(_ value: Value) { lock.lock(); stored = value; lock.unlock() }
+    var value: Value? { lock.lock(); defer { lock.unlock() }; return stored }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import ChatCaveEmulator
+import LabSupport
 import LabTestSupport
 import Lesson7
 
@@ -30,6 +31,33 @@ final class FetchRoomsTests: Lesson7TestCase {
             fetchRooms sent a body with its GET (\(request.bodyText.map { $0.debugDescription } ?? "bytes")): a GET has no \
             body — HTTP gives it no meaning, servers may refuse it, and URLSession on Apple platforms does not send it \
             reliably. Set httpBody (and Content-Type) only when the call has a body to send. See LESSONS.md §7.3.
+            """)
+    }
+
+    /// Issue 20 (the call made synchronous — resume(), then a semaphore or DispatchGroup wait for the handler, as
+    /// answers on the web show): fetchRooms returns while its answer is still on its way. The emulator holds the
+    /// answer, so nothing depends on timing.
+    func test_fetchRooms_returnsBeforeTheAnswer() throws {
+        emulator.holdResponses()
+        let service = self.service!
+        let returned = Flag()
+        let log = CallLog<[Room]>()
+        DispatchQueue.global().async {
+            service.fetchRooms(success: log.success, failure: log.failure)
+            returned.set()
+        }
+        let returnedInTime = eventually { returned.isSet || !StubLog.recorded.isEmpty } && returned.isSet
+        let reached = emulator.requests.first?.summary
+        emulator.releaseHeldResponses()
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        // Nothing of this test's may still be on its way when the next test starts.
+        _ = eventually { returned.isSet && !log.calls.isEmpty }
+        XCTAssertTrue(returnedInTime, """
+            fetchRooms did not return within 2 s while the server held its answer\
+            \(reached.map { " (the request, \($0), had arrived)" } ?? ""): it waits for the answer before returning — a \
+            semaphore or DispatchGroup wait after `resume()`? A call starts its task and returns at once; the answer \
+            comes later, to a closure. Waiting blocks the caller's thread (on the main thread the app freezes), and a \
+            call that has ended by the time it returns can never be cancelled. See LESSONS.md §7.3.
             """)
     }
 
@@ -83,6 +111,11 @@ final class FetchRoomsTests: Lesson7TestCase {
     func test_fetchRooms_givesTheRoomsAsModelValues_inTheServersOrder() throws {
         let rooms = seedTwoRooms()
         let fetched = try requireSuccess(try fetchRooms(), of: exercise)
+        let untimed = { (rooms: [Room]) in rooms.map { Room(id: $0.id, name: $0.name, createdBy: $0.createdBy, createdAt: .distantPast) } }
+        if let hint = Self.timeZoneHint(got: fetched.map(\.createdAt), expected: Self.model(rooms).map(\.createdAt),
+                                        sameOtherwise: untimed(fetched) == untimed(Self.model(rooms))) {
+            return XCTFail("fetchRooms gave the right rooms with every createdAt wrong. \(hint)")
+        }
         XCTAssertEqual(fetched, Self.model(rooms), """
             fetchRooms gave \(fetched); the server holds \(Self.model(rooms)) (every field: id, name, createdBy, \
             createdAt), in that order. Decode the answer as [Room] and pass it on as it is. See LESSONS.md §7.3.
@@ -112,6 +145,7 @@ final class FetchRoomsTests: Lesson7TestCase {
     func test_fetchRooms_serverError_isServerWithStatusAndBody() throws {
         emulator.inject(.httpError(status: 500, message: "the chat server is down"))
         let outcome = try fetchRooms()
+        if let retried = retried(after: "a 500") { return XCTFail(retried) }
         guard case .failure(.server(500, let body)) = outcome, body.contains("the chat server is down") else {
             return XCTFail("""
                 The server answered 500 with {"error": "the chat server is down"}; fetchRooms called \
@@ -121,9 +155,26 @@ final class FetchRoomsTests: Lesson7TestCase {
         }
     }
 
+    /// Issue 20 (the happy path first: decode, and look at the status only when decoding fails): a failure whose body
+    /// happens to decode as rooms is still a failure.
+    func test_fetchRooms_serverErrorWhoseBodyDecodes_isServer() throws {
+        emulator.inject(.answer(status: 503, body: "[]"))
+        let outcome = try fetchRooms()
+        guard case .failure(.server(503, _)) = outcome else {
+            return XCTFail("""
+                The server answered 503 Service Unavailable with the body [] (a proxy's page, say, that happens to \
+                decode as [Room]); fetchRooms called \(outcome.described). The status comes first, before decoding: \
+                outside 200...299 is a failure whatever the body — failure(.server(statusCode: 503, body: "[]")). \
+                Decoding first and looking at the status only when that fails takes this answer for rooms. \
+                See LESSONS.md §7.2.
+                """)
+        }
+    }
+
     func test_fetchRooms_transportError_isTransport() throws {
         emulator.inject(.transportError(.networkConnectionLost))
         let outcome = try fetchRooms()
+        if let retried = retried(after: "a lost connection") { return XCTFail(retried) }
         guard case .failure(.transport(let error)) = outcome, (error as? URLError)?.code == .networkConnectionLost else {
             return XCTFail("""
                 The connection was lost (URLError.networkConnectionLost, no answer at all); fetchRooms called \
@@ -143,6 +194,17 @@ final class FetchRoomsTests: Lesson7TestCase {
         }
     }
 
+    /// Issue 20 (a client that retries once on a lost connection or a 5xx): what is wrong when the one call sent more
+    /// than one request.
+    func retried(after failure: String) -> String? {
+        guard emulator.requests.count > 1 else { return nil }
+        return """
+            After \(failure), fetchRooms tried again: one call sent \(emulator.requests.count) requests (\(summary)). A call sends \
+            one request and reports what it got — failure with the error — and the caller decides whether to try again \
+            (a POST sent twice makes two rooms). See LESSONS.md §7.2.
+            """
+    }
+
     // MARK: Checks every exercise shares
 
     /// What is wrong with `request`'s Authorization for `credentials`, or nil.
@@ -154,9 +216,22 @@ final class FetchRoomsTests: Lesson7TestCase {
             }
             return "\(request.summary) has no Authorization header. Every request carries `Authorization: Basic <base64 of \"\(expected)\">`; set it on the URLRequest (a session's headers do not reach the tests)."
         }
+        // Issue 20 (addValue in the request helper and again in the sending code): one header, two values.
+        if header.lowercased().components(separatedBy: "basic").count > 2 {
+            return "the Authorization header is \"\(header)\": it was set twice — addValue appends a second value to a header already there. Set it once, with setValue(_:forHTTPHeaderField:), in the one place that builds every request."
+        }
         let parts = header.split(separator: " ", maxSplits: 1).map(String.init)
         guard parts.count == 2, parts[0].lowercased() == "basic" else {
             return "the Authorization header is \"\(header)\"; it must be `Basic ` followed by the base64 of \"\(expected)\"."
+        }
+        // Issue 20 (a base64url helper from JWT code: - and _ for + and /, the = padding dropped).
+        let token = parts[1]
+        if Data(base64Encoded: token) == nil {
+            var standard = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+            if let data = Data(base64Encoded: standard), String(data: data, encoding: .utf8) == expected {
+                return "the Authorization header is \"\(header)\": the base64 of \"\(expected)\" without its `=` padding (or in the URL-safe alphabet, - and _): that is base64url, JWT's. Basic authentication uses standard base64, padding included: base64EncodedString() as it is."
+            }
         }
         guard let data = Data(base64Encoded: parts[1]), let decoded = String(data: data, encoding: .utf8) else {
             return "the Authorization header is \"\(header)\", but \"\(parts[1])\" is not base64: encode the UTF-8 bytes of \"\(expected)\" with base64EncodedString()."

@@ -116,13 +116,24 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
         if withUnsafeCurrentTask(body: { $0 != nil }) {
             return super.dataTask(with: request, completionHandler: completionHandler)
         }
-        let task = DataTask(request: request, session: self, handler: completionHandler)
+        let task = DataTask(request: request, session: self, identifier: nextIdentifier(), handler: completionHandler)
         if tracksTasks {
             madeLock.lock()
             made.append(Made(task))
             madeLock.unlock()
         }
         return task
+    }
+
+    /// Each task's `taskIdentifier`, unique in this session as a real session's are: a URLSessionDataTask made by a
+    /// subclass's own init has 0, and a service that keys its tasks by taskIdentifier (Netable does) would find every
+    /// call under one key. Counted from 1 000 000, apart from those of the session's own tasks (see `dataTask`).
+    private var identifiers = 1_000_000
+    private func nextIdentifier() -> Int {
+        madeLock.lock()
+        defer { madeLock.unlock() }
+        identifiers += 1
+        return identifiers
     }
 
     /// A task this session made, held weakly: gone once nothing (the service, an answer on its way) holds it.
@@ -157,13 +168,18 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
         private var handler: (@Sendable (Data?, URLResponse?, Error?) -> Void)?
         private let request: URLRequest
         private let owner: ThreadsSession
+        private let identifier: Int
 
-        init(request: URLRequest, session: ThreadsSession, handler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void) {
+        init(request: URLRequest, session: ThreadsSession, identifier: Int,
+             handler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void) {
             self.request = request
             self.owner = session
+            self.identifier = identifier
             self.handler = handler
             super.init()
         }
+
+        override var taskIdentifier: Int { identifier }
 
         /// The handler, once: nil after the first take.
         private func take() -> (@Sendable (Data?, URLResponse?, Error?) -> Void)? {

@@ -30,9 +30,15 @@ class Lesson7TestCase: LabTestCase {
 
     var emulator: ChatCaveEmulator!
     var service: ChatCaveService!
+    /// The tests run in a time zone that is not UTC (+5:30, no daylight saving), on every machine: a time read in the
+    /// device's time zone (a DateFormatter with a quoted 'Z' and no timeZone) is wrong everywhere, not only off UTC.
+    static let deviceTimeZone = TimeZone(identifier: "Asia/Kolkata")!
+    private var savedTimeZone: TimeZone?
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        savedTimeZone = NSTimeZone.default
+        NSTimeZone.default = Self.deviceTimeZone
         let clock = SteppingClock(start: Self.clockStart)
         emulator = ChatCaveEmulator(clock: clock.next)
         emulator.latency = Self.latency
@@ -42,6 +48,7 @@ class Lesson7TestCase: LabTestCase {
     override func tearDown() {
         emulator?.releaseHeldResponses()
         emulator?.invalidate()
+        if let saved = savedTimeZone { NSTimeZone.default = saved }
         super.tearDown()
     }
 
@@ -104,8 +111,9 @@ class Lesson7TestCase: LabTestCase {
                 why += refused.response.bodyJSON?.objectValue?["error"]?.stringValue.map { ": \"\($0)\"." } ?? "."
                 if let queryInPath = Self.queryInPath(refused) { why += " \(queryInPath)" }
                 if refused.response.statusCode == 401 { why += " Every request needs `Authorization: Basic <base64 of user:password>` (§7.2)." }
-            } else if case .decoding = error, let empty = emulator.requests.last(where: { $0.response.statusCode == 204 }) {
-                why += " The server answered \(empty.summary): 204 No Content has no body, so there is nothing to decode — check the status, then call success()."
+            } else if let empty = emulator.requests.last(where: { $0.response.statusCode == 204 }) {
+                // Issue 20 (`guard !data.isEmpty else { failure(…) }`): any failure after a 204, not only .decoding.
+                why += " The server answered \(empty.summary): 204 No Content is a success with no body — nothing to decode, and an empty body is no error: check the status, then call success()."
             } else if case .decoding(let decoding) = error {
                 why += " The server answered 2xx, but decoding failed: \(Self.explain(decoding))"
             } else {
@@ -175,9 +183,25 @@ class Lesson7TestCase: LabTestCase {
     static func explain(_ error: Error) -> String {
         let text = "\(error)"
         if text.contains("Date") || text.contains("created_at") || text.contains("sent_at") {
-            return "ChatCave's times are ISO 8601 strings (\"2026-11-23T10:00:00Z\"): give your JSONDecoder `dateDecodingStrategy = .iso8601` (§7.3). (\(text.prefix(200)))"
+            return "ChatCave's times are ISO 8601 strings in whole seconds (\"2026-11-23T10:00:00Z\", no fractional part: a formatter with .withFractionalSeconds, or a format with .SSS, reads none of them): give your JSONDecoder `dateDecodingStrategy = .iso8601` (§7.3). (\(text.prefix(200)))"
         }
         return "decode the answer as the model the contract names ([Room], Room, [Message], Message), with the given models' coding keys. (\(text.prefix(200)))"
+    }
+
+    /// When `got` differs from `expected` only in its times, each off by the same whole number of minutes: why (a time
+    /// read in the device's time zone, `deviceTimeZone`). Compares the values with their times set equal.
+    static func timeZoneHint(got: [Date], expected: [Date], sameOtherwise: Bool) -> String? {
+        guard sameOtherwise, got.count == expected.count, let first = got.first, let firstExpected = expected.first else { return nil }
+        let offset = first.timeIntervalSince(firstExpected)
+        guard offset != 0, offset.truncatingRemainder(dividingBy: 60) == 0,
+              zip(got, expected).allSatisfy({ $0.timeIntervalSince($1) == offset }) else { return nil }
+        let minutes = Int(abs(offset)) / 60
+        return """
+            Every time is \(minutes / 60) h \(minutes % 60) min \(offset > 0 ? "late" : "early"): it was read in the device's time \
+            zone (the tests run in \(deviceTimeZone.identifier), UTC+5:30). ChatCave's times end in Z: UTC. A \
+            DateFormatter whose format has a quoted 'Z' treats it as a letter and uses its own time zone unless you set \
+            `timeZone = TimeZone(identifier: "UTC")`; `dateDecodingStrategy = .iso8601` reads the Z. See LESSONS.md §7.3.
+            """
     }
 
     private func wrongPlace(_ exercise: Exercise) -> String? {

@@ -58,6 +58,13 @@ final class MessagesTests: Lesson7TestCase {
     func test_fetchMessages_givesTheRoomsMessagesAsModelValues() throws {
         seedConversation()
         let fetched = try requireSuccess(try fetchMessages(1), of: Self.fetchMessages)
+        let untimed = { (messages: [Message]) in
+            messages.map { Message(id: $0.id, roomID: $0.roomID, userID: $0.userID, text: $0.text, sentAt: .distantPast) }
+        }
+        if let hint = Self.timeZoneHint(got: fetched.map(\.sentAt), expected: messages(in: 1).map(\.sentAt),
+                                        sameOtherwise: untimed(fetched) == untimed(messages(in: 1))) {
+            return XCTFail("fetchMessages gave the right messages with every sentAt wrong. \(hint)")
+        }
         XCTAssertEqual(fetched, messages(in: 1), """
             fetchMessages(inRoom: 1) gave \(fetched); room 1 holds \(messages(in: 1)) (every field, sentAt decoded \
             from ISO 8601), oldest first. See LESSONS.md §7.5.
@@ -90,12 +97,17 @@ final class MessagesTests: Lesson7TestCase {
 
     func test_fetchNewMessages_firstPoll_sendsNoSince_andGivesEveryMessage() throws {
         seedConversation()
-        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        let outcome = try poll(1)
         let request = try onlyRequest(from: Self.fetchNewMessages)
-        XCTAssertNil(request.query["since"], """
-            The first fetchNewMessages(inRoom: 1) sent \(request.summary). Nothing has been seen in room 1 yet, so \
-            there is no `since`: the first poll asks for every message. See LESSONS.md §7.5.
-            """)
+        // Checked before the outcome: a made-up first id (FoxelBox's `maxID = -1`) is refused, and that is its cause.
+        guard request.query["since"] == nil else {
+            return XCTFail("""
+                The first fetchNewMessages(inRoom: 1) sent \(request.summary). Nothing has been seen in room 1 yet, so \
+                there is no `since` — not 0, not -1 (a made-up id is still a since; ChatCave refuses a negative one), and \
+                not a bare `?since`: the first poll asks for every message. See LESSONS.md §7.5.
+                """)
+        }
+        let fetched = try requireSuccess(outcome, of: Self.fetchNewMessages)
         XCTAssertEqual(fetched, messages(in: 1), "The first poll of room 1 should give all its messages, \(messages(in: 1)); it gave \(fetched). See LESSONS.md §7.5.")
     }
 
@@ -184,12 +196,27 @@ final class MessagesTests: Lesson7TestCase {
             """)
     }
 
+    /// Issue 20 (a poll whose failure is passed on as success([]), "nothing new"): a poll that fails says so.
+    func test_fetchNewMessages_serverError_isAFailure() throws {
+        seedConversation()
+        emulator.inject(.httpError(status: 500, message: "the chat server is down"))
+        let outcome = try poll(1)
+        guard case .failure(.server(500, _)) = outcome else {
+            return XCTFail("""
+                The server answered 500 to the poll (\(summary)); fetchNewMessages called \(outcome.described). A poll \
+                that fails calls failure(.server(…)), not success with []: "nothing new" and "could not ask" are \
+                different news — the app shows the one, and retries or reports the other. See LESSONS.md §7.5.
+                """)
+        }
+    }
+
     // MARK: postMessage
 
     func test_postMessage_POSTsTheTextToTheRoomsMessages() throws {
         seedConversation()
         _ = try postMessage("Hello from Swift", in: 2)
         let request = try onlyRequest(from: Self.postMessage)
+        _ = try requireBody(of: request, from: Self.postMessage)  // says so when an upload task hid it (Darwin)
         XCTAssertTrue(request.method == "POST" && request.path == "/rooms/2/messages"
                       && request.bodyJSON?.objectValue?["text"]?.stringValue == "Hello from Swift", """
             postMessage("Hello from Swift", inRoom: 2) must POST <baseURL>/rooms/2/messages with the body \

@@ -34,6 +34,7 @@ final class RoomMembershipTests: Lesson7TestCase {
             createRoom sent \(request.summary). The server makes a new room's id, so the client cannot know its URL: \
             it POSTs to the collection, <baseURL>/rooms — a PUT needs the URL of the thing itself. See LESSONS.md §7.4.
             """)
+        _ = try requireBody(of: request, from: Self.createRoom)  // says so when an upload task hid it (Darwin)
         XCTAssertEqual(request.bodyJSON?.objectValue?["name"]?.stringValue, "Swift on Linux", """
             createRoom's body should be the JSON object {"name": "Swift on Linux"}; it sent \(request.summary). \
             See LESSONS.md §7.4.
