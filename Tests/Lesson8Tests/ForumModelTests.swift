@@ -92,6 +92,13 @@ final class ForumModelTests: Lesson8TestCase {
         var model = try modelWithSnapshot()
         let (key, expected) = try forum(withTextOf: "Ana", changedTo: "Edited")
         try apply(Self.event("put", "/\(key)/text", #""Edited""#), to: &model)
+        if !model.messages.contains(where: { $0.key == key }), model.messages.count == expected.count - 1 {
+            throw fail("""
+                After a put at "/\(key)/text" of "Edited", Ana's message is gone: the put left it holding its text alone, \
+                without its other fields (sender, timestamp), so it is no whole message. Write into the message that is \
+                there — the put replaces that one field and keeps the other fields. See \(Self.model.reference).
+                """)
+        }
         try expect(model, expected, after: "a put at \"/\(key)/text\" of \"Edited\"", mistake: """
             The path has two parts, a message's key and a field: the put replaces that field of that message only. \
             Follow every part of the path, not just the first.
@@ -148,6 +155,13 @@ final class ForumModelTests: Lesson8TestCase {
         let forum = try Self.forumMessages()
         let rewritten = forum[1]
         try apply(Self.event("patch", "/", #"{"\#(rewritten.key)":{"text":"Only a text now"}}"#), to: &model)
+        if let shown = model.messages.first(where: { $0.key == rewritten.key && $0.text == "Only a text now" }), shown.sender != rewritten.sender {
+            throw fail("""
+                After a patch that left one message a text alone (no sender, no timestamp), messages still shows it, as \
+                \(Self.describe([shown])): an entry that is no whole message is left out — ForumMessage(key:json:) \
+                returns nil for it; do not fill in the missing fields. See \(Self.model.reference).
+                """)
+        }
         try expect(model, forum.filter { $0.key != rewritten.key }, after: "a patch at \"/\" of {\"\(rewritten.key)\": {\"text\": …}}", mistake: """
             A patch replaces each child it names as a whole — one level deep, as Firebase's PATCH writes: that message \
             is now a text alone, no whole message, so it leaves messages. Merged field by field, it kept its sender and \

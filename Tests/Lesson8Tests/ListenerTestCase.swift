@@ -154,6 +154,19 @@ class ListenerTestCase: Lesson8TestCase {
         return error
     }
 
+    /// The states of the tasks the listener's session still has (waits up to 2 s for the session's answer).
+    func taskStates() -> [URLSessionTask.State] {
+        let lock = NSLock(), answered = Flag()
+        var states: [URLSessionTask.State] = []
+        listener.session.getAllTasks { tasks in
+            lock.lock(); states = tasks.map(\.state); lock.unlock()
+            answered.set()
+        }
+        _ = Self.waitUntil { answered.isSet }
+        lock.lock(); defer { lock.unlock() }
+        return states
+    }
+
     /// True once the transport noticed the client closed the stream.
     func waitForClose(of stream: EventStream) -> Bool { Self.waitUntil { stream.isCancelled } }
 
@@ -176,9 +189,46 @@ final class ListenerCalls: @unchecked Sendable {
     private let lock = NSLock()
     private var updateList: [[ForumMessage]] = []
     private var endList: [Error] = []
+    private var running = 0
+    private var mostAtOnce = 0
+    private var slowness: TimeInterval = 0
+    private var afterEnd: (() -> Void)?
 
-    func update(_ messages: [ForumMessage]) { lock.lock(); updateList.append(messages); lock.unlock() }
-    func end(_ error: Error) { lock.lock(); endList.append(error); lock.unlock() }
+    /// From now on each onUpdate takes `seconds`, as an app's slow screen update would.
+    func takeTime(_ seconds: TimeInterval) { lock.lock(); slowness = seconds; lock.unlock() }
+    /// Runs `action` in onEnd, after recording the end: what an app does when the stream ends.
+    func whenEnded(_ action: @escaping () -> Void) { lock.lock(); afterEnd = action; lock.unlock() }
+    /// The most onUpdate calls that were running at one time.
+    var mostUpdatesAtOnce: Int { lock.lock(); defer { lock.unlock() }; return mostAtOnce }
+
+    func update(_ messages: [ForumMessage]) {
+        lock.lock()
+        running += 1
+        mostAtOnce = max(mostAtOnce, running)
+        let slowness = self.slowness
+        lock.unlock()
+        if slowness > 0 { Thread.sleep(forTimeInterval: slowness) }
+        lock.lock()
+        updateList.append(messages)
+        running -= 1
+        lock.unlock()
+    }
+
+    func end(_ error: Error) {
+        lock.lock()
+        endList.append(error)
+        let afterEnd = self.afterEnd
+        lock.unlock()
+        afterEnd?()
+    }
     var updates: [[ForumMessage]] { lock.lock(); defer { lock.unlock() }; return updateList }
     var ends: [Error] { lock.lock(); defer { lock.unlock() }; return endList }
+}
+
+/// A flag set from another queue.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }
