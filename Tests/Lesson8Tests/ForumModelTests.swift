@@ -38,6 +38,15 @@ final class ForumModelTests: Lesson8TestCase {
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let got = model.messages
         guard got != expected else { return }
+        let missing = expected.filter { !got.contains($0) }
+        if !missing.isEmpty, missing.allSatisfy({ $0.timestamp.timeIntervalSinceReferenceDate.rounded() != $0.timestamp.timeIntervalSinceReferenceDate }),
+           got == expected.filter({ got.contains($0) }) {
+            throw fail("""
+                After \(what), messages lacks \(Self.describe(missing)): a timestamp with a fraction of a second. A \
+                timestamp is seconds as a Double — JSONEncoder writes a Date with its fraction — so read it as a \
+                number (Double), not an Int. See \(Self.model.reference).
+                """, file: file, line: line)
+        }
         // The diagnosis first, the lists after it: five messages each push the explanation off the first lines.
         throw fail("""
             After \(what), messages is not the thread it should be. \(mistake) See \(Self.model.reference). \
@@ -79,7 +88,8 @@ final class ForumModelTests: Lesson8TestCase {
 
     func test_aPutAtAKey_addsThatMessage_andKeepsTheOthers() throws {
         var model = try modelWithSnapshot()
-        let new = ForumMessage(key: "-NsA2Aa0aA0aAa0aA0aA", text: "New here", sender: "Fay", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_035))
+        // A fraction of a second, as JSONEncoder writes a Date made by Date() (Lesson 1).
+        let new = ForumMessage(key: "-NsA2Aa0aA0aAa0aA0aA", text: "New here", sender: "Fay", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_035.25))
         try apply(Self.event("put", "/\(new.key)", Self.json(new)), to: &model)
         let expected = (try Self.forumMessages() + [new]).sorted { $0.timestamp < $1.timestamp }
         try expect(model, expected, after: "a put at \"/\(new.key)\" of one new message", mistake: """
