@@ -130,7 +130,7 @@ class ListenerTestCase: Lesson8TestCase {
         let calls = received!
         guard Self.waitUntil({ calls.updates.count >= count || !calls.ends.isEmpty }) else {
             let cause = calls.updates.isEmpty
-                ? " Make the task with `session.dataTask(with: request)` and no completion handler (with one, the delegate never gets the pieces); feed every piece to the parser, every event it hands on to the model, and after each put or patch call onUpdate(model.messages). Check the spelling: `urlSession(_:dataTask:didReceive:)` exactly (a near miss compiles, with a warning, and is never called)."
+                ? " Make the task with `session.dataTask(with: request)` and no completion handler (with one — or with the async data(for:) — nothing comes before the body has ended, and a stream's never does); feed every piece to the parser, every event it hands on to the model, and after each put or patch call onUpdate(model.messages). Check the spelling: `urlSession(_:dataTask:didReceive:)` exactly (a near miss compiles, with a warning, and is never called)."
                 : " Hand on every event parse(_:) returns, not just the first: each put or patch is one onUpdate."
             throw fail("""
                 After \(what), onUpdate was called \(calls.updates.count) time(s) in all within \(Int(Self.wait)) s; \
