@@ -136,6 +136,23 @@ final class ForumListenerTests: ListenerTestCase {
         }
     }
 
+    /// Every message deleted (a put of null at "/"): the app must see the thread empty, not go on showing the old
+    /// messages.
+    func test_aThreadEmptied_givesAnEmptyUpdate() throws {
+        let stream = try listeningWithSnapshot()
+        send([Self.event("put", "/", "null")], on: stream)
+        let calls = received!
+        guard Self.waitUntil({ calls.updates.count >= 2 || !calls.ends.isEmpty }), calls.updates.count >= 2 else {
+            throw fail("""
+                Every message was deleted (a put of null at "/"), and onUpdate was not called within \
+                \(Int(Self.wait)) s (onEnd: \(calls.ends.map { "\($0)" })): the app goes on showing the old messages. An \
+                update with no messages is still an update: pass model.messages on after each put or patch, even \
+                when it is empty. See \(Self.listener.reference).
+                """)
+        }
+        XCTAssertEqual(calls.updates[1], [], "After a put of null at \"/\", the update held \(Self.describe(calls.updates[1])); expected no messages. See \(Self.listener.reference).")
+    }
+
     func test_keepAlive_givesNoUpdate_andDoesNotEndTheStream() throws {
         let stream = try listeningWithSnapshot()
         send([Self.keepAlive, Self.keepAlive], on: stream)
