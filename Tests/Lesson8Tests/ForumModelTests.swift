@@ -104,9 +104,10 @@ final class ForumModelTests: Lesson8TestCase {
         try apply(Self.event("put", "/\(key)/text", #""Edited""#), to: &model)
         if !model.messages.contains(where: { $0.key == key }), model.messages.count == expected.count - 1 {
             throw fail("""
-                After a put at "/\(key)/text" of "Edited", Ana's message is gone: the put left it holding its text alone, \
-                without its other fields (sender, timestamp), so it is no whole message. Write into the message that is \
-                there — the put replaces that one field and keeps the other fields. See \(Self.model.reference).
+                After a put at "/\(key)/text" of "Edited", Ana's message is gone: what is at her key is no whole message \
+                any more, its other fields (sender, timestamp) lost. Follow every part of the path — the key, then the \
+                field — and write into the message that is there: the put replaces that one field and keeps the other \
+                fields. See \(Self.model.reference).
                 """)
         }
         try expect(model, expected, after: "a put at \"/\(key)/text\" of \"Edited\"", mistake: """
