@@ -43,8 +43,11 @@ final class ForumListenerTests: ListenerTestCase {
     func test_anEventSplitAcrossPieces_isOneUpdate() throws {
         let stream = try startListening()
         let bytes = Self.wire([try snapshot()])
-        // Three pieces 0.3 s apart, so that each is read on its own unless the machine stalls that long.
-        for (index, cut) in [(0, bytes.count / 3), (bytes.count / 3, 2 * bytes.count / 3), (2 * bytes.count / 3, bytes.count)].enumerated() {
+        // Three pieces 0.3 s apart, so that each is read on its own unless the machine stalls that long; each cut falls
+        // inside a character (its UTF-8 bytes split between two pieces), as the network may cut: a piece is not text.
+        func cut(from start: Int) -> Int { bytes.indices.first { $0 >= start && bytes[$0] & 0xC0 == 0x80 } ?? start }
+        let first = cut(from: bytes.count / 3), second = cut(from: max(first + 1, 2 * bytes.count / 3))
+        for (index, cut) in [(0, first), (first, second), (second, bytes.count)].enumerated() {
             if index > 0 { quietly(0.3) }
             send(bytes.subdata(in: cut.0..<cut.1), on: stream)
         }
