@@ -50,6 +50,8 @@ public final class ForumListener: NSObject, URLSessionDataDelegate, @unchecked S
     /// - When the stream ends without `stop()` — a `cancel` or `auth_revoked` event (the model throws), a status other
     ///   than 200, the server closing it, a transport error — `onEnd(error)` once, and the task is cancelled. No
     ///   reconnecting: the app decides what to do next.
+    /// - Updates reach the app one at a time, in the order of the events; neither closure is called while you hold
+    ///   your lock: the app may call `stop()` from inside them.
     /// - Neither closure is called after `stop()`.
     public func start(onUpdate: @escaping ([ForumMessage]) -> Void, onEnd: @escaping (Error) -> Void) {
         onEnd(NotImplemented("ForumListener.start(onUpdate:onEnd:)", section: "8.4"))

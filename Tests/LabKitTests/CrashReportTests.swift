@@ -84,4 +84,20 @@ final class CrashReportTests: XCTestCase {
         XCTAssertEqual(report.collection, "swift_isUniquelyReferenced_nonNull_native")
         XCTAssertEqual(report.place, "Exercises/Lesson7/ChatCaveService.swift:112")
     }
+
+    /// libdispatch traps a `sync` onto the serial queue the thread already runs (Lesson 8: onEnd called inside
+    /// `state.sync { }`, and the app's onEnd calling stop(), which syncs again).
+    func test_aSyncOntoItsOwnQueue_isNamedAsAWaitForItself() throws {
+        let output = ["*** Program crashed: Illegal instruction at 0x00007fcc2335e7d8 ***", "",
+                      "Thread 7 crashed:", "",
+                      "  0              0x00007fcc2335e7d8 __DISPATCH_WAIT_FOR_QUEUE__ + 344 in libdispatch.so",
+                      "  1 [ra]         0x00007fcc2335e2d3 _dispatch_sync_f_slow + 194 in libdispatch.so",
+                      "  2 [ra]         0x00007fcc23d57be2 DispatchQueue.sync(execute:) + 145 in libswiftDispatch.so",
+                      Self.frame(3, "ForumListener.stop()", "/kit/Exercises/Lesson8/ForumListener.swift:97:24")].joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertTrue(report.isSyncOnItsOwnQueue)
+        XCTAssertEqual(report.place, "Exercises/Lesson8/ForumListener.swift:97")
+        XCTAssertTrue(report.explanation.contains("wait for itself"), report.explanation)
+        XCTAssertFalse(report.explanation.contains("force unwrap"), report.explanation)
+    }
 }

@@ -46,6 +46,8 @@ final class EventStreamParserTests: Lesson8TestCase {
             diagnosis = "an event that starts with a comment line (`: …`) was lost: a comment is one line to skip, not a reason to drop the event around it."
         } else if got.count < expected.count, let input = input, Self.hasFieldWithoutSpace(input), Self.needsTheSpace() {
             diagnosis = "a line without a space after the colon (`event:patch`, `data:{…}`) was not read: the space after the colon is optional — take the field up to the first colon, then drop one space if it is there."
+        } else if got.count < expected.count, Self.readsOneLinePerPiece() {
+            diagnosis = "a piece that holds several lines gave only its first: fed \"event: put\\ndata: 1\\n\\n\" in one piece it hands on nothing, fed one byte at a time the event. Read every line the piece completes — loop while a \\n is left (`while let`, not `if let`)."
         } else if got.count < expected.count, let input = input, Self.severalEventsTrap(input, expected: expected) {
             diagnosis = "a piece that held several events gave only \(got.count) of \(expected.count); fed one event per piece, the same bytes give them all: parse(_:) returns every event the piece completes, in order (keep a list, not one var)."
         } else if got.count < expected.count, let input = input, Self.handsOnAtTheNextEvent(input, expected: expected) {
@@ -173,6 +175,14 @@ final class EventStreamParserTests: Lesson8TestCase {
         return parser.parse(input) + parser.parse(Data("event: keep-alive\n".utf8)) == expected
     }
 
+    /// Whether the parser hands on nothing for the simplest event in one piece, yet the event when it comes one
+    /// byte at a time: it reads one line per piece (`if let` where `while let` was meant).
+    private static func readsOneLinePerPiece() -> Bool {
+        let wire = Data("event: put\ndata: 1\n\n".utf8)
+        var whole = EventStreamParser(), bytes = EventStreamParser()
+        return whole.parse(wire).isEmpty && wire.flatMap { bytes.parse(Data([$0])) } == [ServerSentEvent(name: "put", data: "1")]
+    }
+
     /// Whether the parser hands on nothing for the simplest event there is.
     private static func findsNoEventAtAll() -> Bool {
         var parser = EventStreamParser()
@@ -196,6 +206,9 @@ final class EventStreamParserTests: Lesson8TestCase {
         let dataDiffers = got.data != expected.data, nameDiffers = got.name != expected.name
         if got.name == " " + expected.name || got.data == " " + expected.data {
             return "a value starts with the space after the colon: that one space is not part of the value — drop it when it is there."
+        }
+        if (dataDiffers || nameDiffers), got.data == expected.data.lowercased(), got.name == expected.name.lowercased() {
+            return "a value came out lowercased: field names are matched as written (`event`, `data`), and a value is taken as it is — do not lowercase the line."
         }
         if got.name == expected.name, got.data == expected.data + "\n" {
             return "an event's data ends in \\n: join its data: lines with \\n between them and none after the last (the WHATWG steps remove the buffer's last \\n)."
@@ -339,6 +352,41 @@ final class EventStreamParserTests: Lesson8TestCase {
             \(got[1].name.debugDescription): the name was kept from the event before. After a blank line the next event \
             starts afresh, its name too (without `event:` it has none: ""). See \(Self.parse.reference). Got \(got.map(\.description)).
             """)
+    }
+
+    /// Many SSE servers keep a quiet stream alive with a comment alone (`: ping`); Firebase sends `keep-alive`
+    /// events instead, but a comment is part of the format: a block of only a comment is no event.
+    func test_aCommentAlone_handsOnNothing() throws {
+        let wire = Data(": ping\n\nevent: put\ndata: {\"path\":\"/\",\"data\":1}\n\n".utf8)
+        let got = try parse([wire])
+        let put = Self.event("put", "/", "1")
+        if got.count > 1, got.first?.name.isEmpty == true, got.first?.data.isEmpty == true {
+            throw fail("""
+                Fed a block of only a comment (`: ping`, as a server keeps a quiet stream alive) and then a put, \
+                parse(_:) handed on an empty event first: a comment is skipped, so that block has no name and no data — \
+                it is no event. Hand on an event only when it has a name or data. See \(Self.parse.reference). Got \(got.map(\.description)).
+                """)
+        }
+        try check(got, [put], "Fed a block of only a comment (`: ping`), then a put")
+    }
+
+    /// One parser reads one stream: two listeners read two streams at once, each with its own parser.
+    func test_twoParsers_readTwoStreams_eachItsOwn() throws {
+        var first = EventStreamParser(), second = EventStreamParser()
+        var got = first.parse(Data("event: put\ndata: {\"path\":\"/\",".utf8))
+        let other = second.parse(Data("event: patch\ndata: {\"path\":\"/b\",\"data\":{\"c\":2}}\n\n".utf8))
+        got += first.parse(Data("\"data\":1}\n\n".utf8))
+        try requireStarted()
+        let put = Self.event("put", "/", "1"), patch = Self.event("patch", "/b", #"{"c":2}"#)
+        if got != [put] || other != [patch] {
+            throw fail("""
+                Two parsers read two streams at once (a piece of the first, a whole event of the second, the rest of \
+                the first), and their events came out mixed: the first gave \(got.map(\.description)), expected \
+                \([put.description]); the second \(other.map(\.description)), expected \([patch.description]). One parser \
+                reads one stream: keep what it has not finished in its own (instance) properties, not in a static or \
+                global variable that every parser shares. See \(Self.parse.reference).
+                """)
+        }
     }
 
     func test_theSpaceAfterTheColon_isOptional() throws {

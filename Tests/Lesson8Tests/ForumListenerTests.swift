@@ -43,8 +43,11 @@ final class ForumListenerTests: ListenerTestCase {
     func test_anEventSplitAcrossPieces_isOneUpdate() throws {
         let stream = try startListening()
         let bytes = Self.wire([try snapshot()])
-        // Three pieces 0.3 s apart, so that each is read on its own unless the machine stalls that long.
-        for (index, cut) in [(0, bytes.count / 3), (bytes.count / 3, 2 * bytes.count / 3), (2 * bytes.count / 3, bytes.count)].enumerated() {
+        // Three pieces 0.3 s apart, so that each is read on its own unless the machine stalls that long; each cut falls
+        // inside a character (its UTF-8 bytes split between two pieces), as the network may cut: a piece is not text.
+        func cut(from start: Int) -> Int { bytes.indices.first { $0 >= start && bytes[$0] & 0xC0 == 0x80 } ?? start }
+        let first = cut(from: bytes.count / 3), second = cut(from: max(first + 1, 2 * bytes.count / 3))
+        for (index, cut) in [(0, first), (first, second), (second, bytes.count)].enumerated() {
             if index > 0 { quietly(0.3) }
             send(bytes.subdata(in: cut.0..<cut.1), on: stream)
         }
@@ -80,6 +83,77 @@ final class ForumListenerTests: ListenerTestCase {
             (and only it): each event its own update, in the order sent. See \(Self.listener.reference).
             """)
         XCTAssertEqual(updates[2], Array(edited.prefix(2)) + forum.dropFirst(2), "The second update should show both events applied. See \(Self.listener.reference).")
+    }
+
+    /// An app's onUpdate may take its time (a long thread to redraw): the next update waits for it, and the updates
+    /// come in the order of the events. (Updates handed to DispatchQueue.global() or to a Task each ran side by side.)
+    func test_updatesComeOneAtATime_inOrder_evenWhenTheAppIsSlow() throws {
+        let stream = try listeningWithSnapshot()
+        let forum = try Self.forumMessages()
+        let calls = received!
+        calls.takeTime(0.2)
+        send(forum.prefix(3).enumerated().map { Self.event("put", "/\($1.key)/text", "\"edit \($0 + 1)\"") }, on: stream)
+        guard Self.waitUntil({ calls.updates.count >= 4 || !calls.ends.isEmpty }, timeout: 3) else {
+            throw fail("""
+                Three events came in one piece while the app took 0.2 s over each update; \(calls.updates.count - 1) \
+                update(s) came within 3 s, expected 3. See \(Self.listener.reference).
+                """)
+        }
+        let atOnce = calls.mostUpdatesAtOnce
+        if atOnce > 1 {
+            throw fail("""
+                onUpdate ran \(atOnce) times at once, not one at a time: three events came in one piece, and an update \
+                began while the app was still busy with the one before (it took 0.2 s). Call the closures one after \
+                another, in the order of the events: on the delegate queue, or handed to one serial queue \
+                (DispatchQueue.main, the main actor) — not to DispatchQueue.global() or a Task each, which run side by \
+                side and may overtake each other. See \(Self.listener.reference).
+                """)
+        }
+        var current = forum, expected: [[ForumMessage]] = []
+        for index in 0..<3 {
+            current[index] = ForumMessage(key: forum[index].key, text: "edit \(index + 1)", sender: forum[index].sender, timestamp: forum[index].timestamp)
+            expected.append(current)
+        }
+        XCTAssertEqual(Array(calls.updates.dropFirst().prefix(3)), expected, """
+            Three events came in one piece; the updates should show them applied one by one, in the order they came. \
+            Got \(calls.updates.dropFirst().map { Self.describe(Array($0.prefix(3))) }). See \(Self.listener.reference).
+            """)
+    }
+
+    /// A put and the `cancel` after it in one piece: the put happened before the end, so the app sees it.
+    func test_aPutAndACancelInOnePiece_giveTheUpdate_andTheEnd() throws {
+        let stream = try listeningWithSnapshot()
+        let forum = try Self.forumMessages()
+        send([Self.event("put", "/\(forum[0].key)", "null"), Self.cancel], on: stream)
+        let error = try end(after: "a put and a `cancel` in one piece")
+        XCTAssertEqual(error as? ForumStreamError, .cancelled, "After a put and a `cancel`, onEnd got \(error); expected ForumStreamError.cancelled. See \(Self.listener.reference).")
+        let calls = received!
+        _ = Self.waitUntil({ calls.updates.count >= 2 }, timeout: 0.5)
+        XCTAssertEqual(calls.updates.count, 2, """
+            A put and then a `cancel` came in the same piece, and onUpdate was called \(calls.updates.count - 1) \
+            time(s) after the snapshot: the put happened before the stream ended, so the app must see it. Report each \
+            put or patch as it is applied, then the end. See \(Self.listener.reference).
+            """)
+        if calls.updates.count >= 2 {
+            XCTAssertEqual(calls.updates[1], Array(forum.dropFirst()), "The put before the `cancel` deleted one message; the update should show the other four. See \(Self.listener.reference).")
+        }
+    }
+
+    /// Every message deleted (a put of null at "/"): the app must see the thread empty, not go on showing the old
+    /// messages.
+    func test_aThreadEmptied_givesAnEmptyUpdate() throws {
+        let stream = try listeningWithSnapshot()
+        send([Self.event("put", "/", "null")], on: stream)
+        let calls = received!
+        guard Self.waitUntil({ calls.updates.count >= 2 || !calls.ends.isEmpty }), calls.updates.count >= 2 else {
+            throw fail("""
+                Every message was deleted (a put of null at "/"), and onUpdate was not called within \
+                \(Int(Self.wait)) s (onEnd: \(calls.ends.map { "\($0)" })): the app goes on showing the old messages. An \
+                update with no messages is still an update: pass model.messages on after each put or patch, even \
+                when it is empty. See \(Self.listener.reference).
+                """)
+        }
+        XCTAssertEqual(calls.updates[1], [], "After a put of null at \"/\", the update held \(Self.describe(calls.updates[1])); expected no messages. See \(Self.listener.reference).")
     }
 
     func test_keepAlive_givesNoUpdate_andDoesNotEndTheStream() throws {
@@ -132,7 +206,15 @@ final class ForumListenerTests: ListenerTestCase {
     func test_stop_closesTheStream() throws {
         let stream = try listeningWithSnapshot()
         listener.stop()
-        XCTAssertTrue(waitForClose(of: stream), """
+        let closed = waitForClose(of: stream)
+        if taskStates().contains(.suspended) {
+            throw fail("""
+                After stop(), the listener's task is suspended, not cancelled: suspend() pauses a task and keeps it, \
+                its connection too (Linux's URLSession happens to close it; on macOS the server goes on sending to \
+                nobody), and it can be resumed. Stop for good with `task.cancel()`. See \(Self.listener.reference).
+                """)
+        }
+        XCTAssertTrue(closed, """
             After stop(), the server still had the stream open \(Int(Self.wait)) s later: the task goes on until it \
             is cancelled (`task.cancel()`), and the server keeps sending to nobody. See \(Self.listener.reference).
             """)
@@ -154,6 +236,46 @@ final class ForumListenerTests: ListenerTestCase {
             news to the app that asked for it — neither an event still in the pipe nor the cancelled task's own end \
             (URLError.cancelled). In stop(), forget both closures, then cancel. See \(Self.listener.reference).
             """)
+    }
+
+    /// An app that cleans up when the stream ends calls stop() from inside onEnd (the board, too, stops a listener
+    /// whose stream has ended when it leaves the thread).
+    func test_stopCalledFromOnEnd_returns_andNothingMoreIsCalled() throws {
+        let stream = try listeningWithSnapshot()
+        let listener = self.listener!
+        let stopped = Flag()
+        received.whenEnded { listener.stop(); stopped.set() }
+        send([Self.cancel], on: stream)
+        _ = try end(after: "a `cancel` event (the app's onEnd then calls stop())")
+        guard Self.waitUntil({ stopped.isSet }) else {
+            throw fail("""
+                The app called stop() from inside onEnd (cleaning up when the stream ends), and stop() had not returned \
+                \(Int(Self.wait)) s later: the listener calls onEnd while it holds its lock (or inside its queue's \
+                sync { }), so stop() waits for itself. Take what you need under the lock, let go of it, then call the \
+                closure. See \(Self.listener.reference).
+                """)
+        }
+        quietly(0.3)
+        XCTAssertEqual(received.ends.count, 1, "The stream ended and the app called stop() from onEnd; onEnd was called \(received.ends.count) times (\(received.ends.map { "\($0)" })): after that, nothing more. See \(Self.listener.reference).")
+    }
+
+    /// The connection lost in the middle of the stream (the server went away without ending the response): a
+    /// transport error, which ends the stream too.
+    func test_aLostConnection_endsItOnce() throws {
+        let stream = try listeningWithSnapshot()
+        stream.cancel()
+        let calls = received!
+        guard Self.waitUntil({ !calls.ends.isEmpty || self.streamCount > 1 }), !calls.ends.isEmpty else {
+            throw fail("""
+                The connection was lost in the middle of the stream (the server dropped it without ending the \
+                response), and onEnd was not called within \(Int(Self.wait)) s\(streamCount > 1 ? " (the listener opened the stream again instead)" : ""): \
+                a transport error ends the stream too. urlSession(_:task:didCompleteWithError:) gets it (a URLError): \
+                report it with onEnd — only your own cancel's URLError.cancelled, after stop(), is no news. See \(Self.listener.reference).
+                """)
+        }
+        quietly(0.3)
+        XCTAssertEqual(calls.ends.count, 1, "After the connection was lost, onEnd was called \(calls.ends.count) times (\(calls.ends.map { "\($0)" })); the stream ends once: report it once. See \(Self.listener.reference).")
+        XCTAssertEqual(streamCount, 1, "After the connection was lost, the listener opened the stream again; report the end and let the app decide. See \(Self.listener.reference).")
     }
 
     func test_theServerClosingTheStream_endsItOnce() throws {

@@ -38,6 +38,15 @@ final class ForumModelTests: Lesson8TestCase {
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let got = model.messages
         guard got != expected else { return }
+        let missing = expected.filter { !got.contains($0) }
+        if !missing.isEmpty, missing.allSatisfy({ $0.timestamp.timeIntervalSinceReferenceDate.rounded() != $0.timestamp.timeIntervalSinceReferenceDate }),
+           got == expected.filter({ got.contains($0) }) {
+            throw fail("""
+                After \(what), messages lacks \(Self.describe(missing)): a timestamp with a fraction of a second. A \
+                timestamp is seconds as a Double — JSONEncoder writes a Date with its fraction — so read it as a \
+                number (Double), not an Int. See \(Self.model.reference).
+                """, file: file, line: line)
+        }
         // The diagnosis first, the lists after it: five messages each push the explanation off the first lines.
         throw fail("""
             After \(what), messages is not the thread it should be. \(mistake) See \(Self.model.reference). \
@@ -79,7 +88,8 @@ final class ForumModelTests: Lesson8TestCase {
 
     func test_aPutAtAKey_addsThatMessage_andKeepsTheOthers() throws {
         var model = try modelWithSnapshot()
-        let new = ForumMessage(key: "-NsA2Aa0aA0aAa0aA0aA", text: "New here", sender: "Fay", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_035))
+        // A fraction of a second, as JSONEncoder writes a Date made by Date() (Lesson 1).
+        let new = ForumMessage(key: "-NsA2Aa0aA0aAa0aA0aA", text: "New here", sender: "Fay", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_035.25))
         try apply(Self.event("put", "/\(new.key)", Self.json(new)), to: &model)
         let expected = (try Self.forumMessages() + [new]).sorted { $0.timestamp < $1.timestamp }
         try expect(model, expected, after: "a put at \"/\(new.key)\" of one new message", mistake: """
@@ -92,6 +102,14 @@ final class ForumModelTests: Lesson8TestCase {
         var model = try modelWithSnapshot()
         let (key, expected) = try forum(withTextOf: "Ana", changedTo: "Edited")
         try apply(Self.event("put", "/\(key)/text", #""Edited""#), to: &model)
+        if !model.messages.contains(where: { $0.key == key }), model.messages.count == expected.count - 1 {
+            throw fail("""
+                After a put at "/\(key)/text" of "Edited", Ana's message is gone: what is at her key is no whole message \
+                any more, its other fields (sender, timestamp) lost. Follow every part of the path — the key, then the \
+                field — and write into the message that is there: the put replaces that one field and keeps the other \
+                fields. See \(Self.model.reference).
+                """)
+        }
         try expect(model, expected, after: "a put at \"/\(key)/text\" of \"Edited\"", mistake: """
             The path has two parts, a message's key and a field: the put replaces that field of that message only. \
             Follow every part of the path, not just the first.
@@ -148,6 +166,13 @@ final class ForumModelTests: Lesson8TestCase {
         let forum = try Self.forumMessages()
         let rewritten = forum[1]
         try apply(Self.event("patch", "/", #"{"\#(rewritten.key)":{"text":"Only a text now"}}"#), to: &model)
+        if let shown = model.messages.first(where: { $0.key == rewritten.key && $0.text == "Only a text now" }), shown.sender != rewritten.sender {
+            throw fail("""
+                After a patch that left one message a text alone (no sender, no timestamp), messages still shows it, as \
+                \(Self.describe([shown])): an entry that is no whole message is left out — ForumMessage(key:json:) \
+                returns nil for it; do not fill in the missing fields. See \(Self.model.reference).
+                """)
+        }
         try expect(model, forum.filter { $0.key != rewritten.key }, after: "a patch at \"/\" of {\"\(rewritten.key)\": {\"text\": …}}", mistake: """
             A patch replaces each child it names as a whole — one level deep, as Firebase's PATCH writes: that message \
             is now a text alone, no whole message, so it leaves messages. Merged field by field, it kept its sender and \

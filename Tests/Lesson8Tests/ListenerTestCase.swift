@@ -130,7 +130,7 @@ class ListenerTestCase: Lesson8TestCase {
         let calls = received!
         guard Self.waitUntil({ calls.updates.count >= count || !calls.ends.isEmpty }) else {
             let cause = calls.updates.isEmpty
-                ? " Make the task with `session.dataTask(with: request)` and no completion handler (with one, the delegate never gets the pieces); feed every piece to the parser, every event it hands on to the model, and after each put or patch call onUpdate(model.messages). Check the spelling: `urlSession(_:dataTask:didReceive:)` exactly (a near miss compiles, with a warning, and is never called)."
+                ? " Make the task with `session.dataTask(with: request)` and no completion handler (with one — or with the async data(for:) — nothing comes before the body has ended, and a stream's never does); feed every piece to the parser, every event it hands on to the model, and after each put or patch call onUpdate(model.messages). Check the spelling: `urlSession(_:dataTask:didReceive:)` exactly (a near miss compiles, with a warning, and is never called)."
                 : " Hand on every event parse(_:) returns, not just the first: each put or patch is one onUpdate."
             throw fail("""
                 After \(what), onUpdate was called \(calls.updates.count) time(s) in all within \(Int(Self.wait)) s; \
@@ -152,6 +152,19 @@ class ListenerTestCase: Lesson8TestCase {
                        file: file, line: line)
         }
         return error
+    }
+
+    /// The states of the tasks the listener's session still has (waits up to 2 s for the session's answer).
+    func taskStates() -> [URLSessionTask.State] {
+        let lock = NSLock(), answered = Flag()
+        var states: [URLSessionTask.State] = []
+        listener.session.getAllTasks { tasks in
+            lock.lock(); states = tasks.map(\.state); lock.unlock()
+            answered.set()
+        }
+        _ = Self.waitUntil { answered.isSet }
+        lock.lock(); defer { lock.unlock() }
+        return states
     }
 
     /// True once the transport noticed the client closed the stream.
@@ -176,9 +189,46 @@ final class ListenerCalls: @unchecked Sendable {
     private let lock = NSLock()
     private var updateList: [[ForumMessage]] = []
     private var endList: [Error] = []
+    private var running = 0
+    private var mostAtOnce = 0
+    private var slowness: TimeInterval = 0
+    private var afterEnd: (() -> Void)?
 
-    func update(_ messages: [ForumMessage]) { lock.lock(); updateList.append(messages); lock.unlock() }
-    func end(_ error: Error) { lock.lock(); endList.append(error); lock.unlock() }
+    /// From now on each onUpdate takes `seconds`, as an app's slow screen update would.
+    func takeTime(_ seconds: TimeInterval) { lock.lock(); slowness = seconds; lock.unlock() }
+    /// Runs `action` in onEnd, after recording the end: what an app does when the stream ends.
+    func whenEnded(_ action: @escaping () -> Void) { lock.lock(); afterEnd = action; lock.unlock() }
+    /// The most onUpdate calls that were running at one time.
+    var mostUpdatesAtOnce: Int { lock.lock(); defer { lock.unlock() }; return mostAtOnce }
+
+    func update(_ messages: [ForumMessage]) {
+        lock.lock()
+        running += 1
+        mostAtOnce = max(mostAtOnce, running)
+        let slowness = self.slowness
+        lock.unlock()
+        if slowness > 0 { Thread.sleep(forTimeInterval: slowness) }
+        lock.lock()
+        updateList.append(messages)
+        running -= 1
+        lock.unlock()
+    }
+
+    func end(_ error: Error) {
+        lock.lock()
+        endList.append(error)
+        let afterEnd = self.afterEnd
+        lock.unlock()
+        afterEnd?()
+    }
     var updates: [[ForumMessage]] { lock.lock(); defer { lock.unlock() }; return updateList }
     var ends: [Error] { lock.lock(); defer { lock.unlock() }; return endList }
+}
+
+/// A flag set from another queue.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }

@@ -15,6 +15,9 @@ struct CrashReport: Equatable {
     /// The collection (or the runtime's check of its storage) the learner's code was changing when memory broke
     /// (`Dictionary.removeValue(forKey:)`): safe Swift breaks that way only when two threads change it at once.
     var collection: String?
+    /// Whether the crashed thread was in libdispatch's check of a `sync` onto the serial queue it was already
+    /// running on: a wait for itself that would never end, which libdispatch stops with a trap.
+    var isSyncOnItsOwnQueue = false
 
     init(reason: String, function: String? = nil, place: String? = nil, isRecursion: Bool = false) {
         self.reason = reason
@@ -38,6 +41,7 @@ struct CrashReport: Equatable {
             if line.hasPrefix("Thread ") { threads.append((line.hasSuffix("crashed:"), [])); continue }
             if !threads.isEmpty, let frame = Self.frame(String(line)) { threads[threads.count - 1].frames.append(frame) }
         }
+        isSyncOnItsOwnQueue = threads.first(where: \.crashed)?.frames.first?.function == "__DISPATCH_WAIT_FOR_QUEUE__"
         guard let frames = threads.first(where: \.crashed)?.frames,
               let mine = frames.firstIndex(where: { $0.place.hasPrefix("Exercises/") }) else { return }
         function = frames[mine].function
@@ -91,6 +95,10 @@ struct CrashReport: Equatable {
         let reasonText = reason.hasPrefix("Fatal error") ? " (\(reason))" : ""
         if reason.contains("CONTINUATION MISUSE"), let function = function, let place = place {
             return " in your code, in `\(function)` at \(place)\(reasonText): a continuation must be resumed exactly once on every path — `return` after each `resume(…)`, or resume once with a `Result`."
+        }
+        if isSyncOnItsOwnQueue {
+            let whereText = function.flatMap { function in place.map { " in your code, in `\(function)` at \($0)" } } ?? ""
+            return "\(whereText): `sync` onto a serial queue from work already running on that queue — it would wait for itself forever, so libdispatch stops the program. Often a closure called inside `queue.sync { }` calls back into your code (an app's callback that calls your stop(), say): take what you need inside `sync`, and call the closures after it."
         }
         if reason.contains("Session invalidated") {
             let whereText = function.flatMap { function in place.map { " in your code, in `\(function)` at \($0)" } } ?? ""
