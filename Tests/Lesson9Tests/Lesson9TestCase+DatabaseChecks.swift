@@ -11,7 +11,7 @@ extension Lesson9TestCase {
     func theDatabaseRequest(file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
         let requests = firebase.requests
         guard requests.count == 1, let request = requests.first else {
-            let why = needlessRefresh.map { " " + $0 } ?? ""
+            let why = needlessRefresh.map { " " + $0 } ?? (requests.isEmpty ? unsentURL : "")
             throw fail("database(_:_:body:) should send exactly one request here; \(databaseTraffic).\(why) See LESSONS.md §9.4.", file: file, line: line)
         }
         return request
@@ -80,9 +80,13 @@ extension Lesson9TestCase {
                 """, file: file, line: line)
         }
         if case .failure(let error) = outcome {
+            var clock = ""
+            if case .status(401, "Auth token is expired")? = error as? SignInError, refreshes == 0 {
+                clock = " The server's clock decides when a token has expired, not the device's: a refresh ahead of time, by the token's exp, may help, but a 401 Auth token is expired is always a reason to refresh."
+            }
             throw fail("""
                 After \(what), database threw \(Self.describe(error)) (\(databaseTraffic); \(refreshTraffic)). On 401 \
-                "Auth token is expired": refresh the token, then send the request again with the new one. See LESSONS.md §9.4.
+                "Auth token is expired": refresh the token, then send the request again with the new one.\(clock) See LESSONS.md §9.4.
                 """, file: file, line: line)
         }
         if refreshes == 0 {

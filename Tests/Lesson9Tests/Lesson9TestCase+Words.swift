@@ -120,12 +120,20 @@ extension Lesson9TestCase {
         return request
     }
 
-    /// Why a call sent nothing, read from the URL of the transport error it threw: a URL with no http(s) scheme
-    /// (`URL(string: "accounts:signUp", relativeTo:)` reads `accounts:` as one). Empty when that is not the case.
+    /// Why a call sent nothing, read from the transport error it threw: a URL with no http(s) scheme
+    /// (`URL(string: "accounts:signUp", relativeTo:)` reads `accounts:` as one), or else a session other than the
+    /// injected one (its request failed without reaching the emulator). Empty when it threw no transport error.
     var unsentURL: String {
-        guard case .transport(let error)? = lastFailure as? SignInError, let url = error.failingURL else { return "" }
-        let scheme = url.scheme?.lowercased() ?? ""
-        guard scheme != "http" && scheme != "https" else { return " It threw .transport(URLError(\(error.code.rawValue))) for \(masked(url.absoluteString))." }
+        guard case .transport(let error)? = lastFailure as? SignInError else { return "" }
+        let scheme = error.failingURL.map { $0.scheme?.lowercased() ?? "" } ?? "http"
+        guard let url = error.failingURL, scheme != "http" && scheme != "https" else {
+            return """
+                 It threw .transport(URLError(\(error.code.rawValue)))\(error.failingURL.map { " for " + masked($0.absoluteString) } ?? ""), which never reached \
+                the test's emulator: it went through a session other than the injected `session` (a URLSession of its own, \
+                made with URLSession(configuration:), or .shared), which cannot reach it. Send every request with \
+                `session.data(for:)`.
+                """
+        }
         return """
              It threw .transport(URLError(\(error.code.rawValue))) for the URL \(masked(url.absoluteString)), which has \
             \(scheme.isEmpty ? "no scheme" : "the scheme \"\(scheme):\"") and no host: URL(string:relativeTo:) reads the part \
