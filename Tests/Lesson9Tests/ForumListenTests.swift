@@ -117,6 +117,9 @@ final class ForumListenTests: Lesson9TestCase {
     func test_listen_opensTheStreamWithAuthAndTheEventStreamHeader() throws {
         let ada = try listenAsAda()
         guard let stream = streams.first else { throw fail("listen sent no GET to the database. See \(exercise.reference).") }
+        if let ahead = refreshedAhead(sent: stream.query["auth"]) {
+            throw fail("listen opened the stream (\(brief(stream))) with " + ahead + " See \(exercise.reference).")
+        }
         XCTAssertEqual(stream.header("Accept"), "text/event-stream", "listen's GET (\(brief(stream))) has Accept: \(stream.header("Accept") ?? "none"): a stream is asked for with the header Accept: text/event-stream (§8.1). See \(exercise.reference).")
         XCTAssertEqual(stream.query["auth"], ada.idToken, "listen's GET was \(brief(stream)): a stream is a database request like any other, sent as the user with auth=<the ID token> (§9.4). See \(exercise.reference).")
     }

@@ -39,6 +39,8 @@ extension Lesson9TestCase {
                 """
         } else if sent == nil {
             message = "\(head) without `auth=` in the query: the rules see nobody signed in. Add URLQueryItem(name: \"auth\", value: idToken) to every database URL."
+        } else if let ahead = refreshedAhead(sent: sent) {
+            message = "\(head): " + ahead
         } else if tokenNames.contains(where: { $0.token == sent && $0.name.contains("refresh") }) {
             message = "\(head): the refresh token as `auth=`. The database takes the ID token; the refresh token only ever goes to Secure Token, to get a new ID token."
         } else {
