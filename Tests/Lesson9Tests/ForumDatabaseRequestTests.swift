@@ -31,6 +31,9 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         // The first request's auth= before the count: a request without it is refused, and a client that refreshes
         // on that refusal sends a second one; the missing auth= is the mistake to name.
         if let first = firebase.requests.first { try checkAuth(of: first, is: ada.idToken) }
+        if let first = firebase.requests.first, let ahead = refreshedAhead(sent: first.query["auth"]) {
+            throw fail("database sent \(brief(first)) with " + ahead + " See \(exercise.reference).")
+        }
         try checkAuth(of: try theDatabaseRequest(), is: ada.idToken)
     }
 

@@ -54,6 +54,15 @@ final class ForumListenTests: Lesson9TestCase {
         startListening { event in events.set((events.get() ?? []) + [event]) }
         wait(2) { !(events.get() ?? []).isEmpty || outcome.get() != nil }
         try stopIfAStubRan(file: file, line: line)
+        // A GET without Accept: text/event-stream is answered once and closed: that is named below, not this.
+        if case .success? = outcome.get(), streams.allSatisfy({ $0.header("Accept") == "text/event-stream" }) {
+            throw fail("""
+                listen(\"\(Self.path)\") returned while its stream was still open (the server had not closed it; \
+                \(databaseTraffic)). listen reads the stream itself, `for try await event in events(of: request)`, and \
+                returns when the server closes it: reading in a Task of its own and returning leaves work running after \
+                the call has returned, and its errors reach nobody. See \(exercise.reference).
+                """, file: file, line: line)
+        }
         guard !(events.get() ?? []).isEmpty else {
             if let stream = streams.first, stream.query["auth"] != ada.idToken {
                 throw fail("listen's GET was \(brief(stream)): a stream is a database request like any other, sent as the user with auth=<the ID token> (§9.4), or the rules refuse it. See \(exercise.reference).", file: file, line: line)
@@ -109,6 +118,9 @@ final class ForumListenTests: Lesson9TestCase {
     func test_listen_opensTheStreamWithAuthAndTheEventStreamHeader() throws {
         let ada = try listenAsAda()
         guard let stream = streams.first else { throw fail("listen sent no GET to the database. See \(exercise.reference).") }
+        if let ahead = refreshedAhead(sent: stream.query["auth"]) {
+            throw fail("listen opened the stream (\(brief(stream))) with " + ahead + " See \(exercise.reference).")
+        }
         XCTAssertEqual(stream.header("Accept"), "text/event-stream", "listen's GET (\(brief(stream))) has Accept: \(stream.header("Accept") ?? "none"): a stream is asked for with the header Accept: text/event-stream (§8.1). See \(exercise.reference).")
         XCTAssertEqual(stream.query["auth"], ada.idToken, "listen's GET was \(brief(stream)): a stream is a database request like any other, sent as the user with auth=<the ID token> (§9.4). See \(exercise.reference).")
     }
@@ -148,6 +160,15 @@ final class ForumListenTests: Lesson9TestCase {
             throw fail("4 s after the token expired, listen had not opened the stream again (\(traffic); \(refreshes)). auth_revoked ends the stream: refresh, then open it again. See \(exercise.reference).")
         }
         let reopened = streams[1]
+        if let given = refreshRequests.first?.response.bodyJSON?["id_token"].stringValue, reopened.query["auth"] == given,
+           forum.credentials?.idToken != given {
+            throw fail("""
+                After auth_revoked listen refreshed and reopened the stream with the new ID token, but did not keep the \
+                new tokens: `credentials` holds \(forum.credentials.map { "<" + masked($0.idToken) + ">" } ?? "nil"), so \
+                every other request of the app goes on with the expired one. Refresh through §9.4's shared refresh \
+                (freshCredentials(replacing:)), which keeps the new ID token and refresh token. See \(exercise.reference).
+                """)
+        }
         guard let fresh = forum.credentials, reopened.query["auth"] == fresh.idToken, fresh.idToken != ada.idToken else {
             throw fail("After the refresh, listen opened the stream again as \(brief(reopened)) — not with the new ID token the refresh gave (\(traffic)). The old one has expired: reopen with the fresh token. See \(exercise.reference).")
         }
@@ -207,7 +228,11 @@ final class ForumListenTests: Lesson9TestCase {
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))  // anything it does after ending
         let traffic = "\(databaseTraffic); \(refreshTraffic)"
         guard let ended = outcome.get() else {
-            throw fail("The database refused the stream (401 Permission denied: the rules do not let Ada read there), and listen had not ended 2 s later (\(traffic)). See \(exercise.reference).")
+            let again = streams.count > 1 ? """
+                 It opened the stream \(streams.count) times: a refusal by the rules is final, and reconnecting cannot \
+                change it. Let the .permissionDenied that events(of:) throws out of listen.
+                """ : ""
+            throw fail("The database refused the stream (401 Permission denied: the rules do not let Ada read there), and listen had not ended 2 s later.\(again) (\(traffic)). See \(exercise.reference).")
         }
         if case .success = ended {
             throw fail("The database refused the stream (401 Permission denied), and listen returned as if the server had closed it (\(traffic)). events(of:) throws .permissionDenied for that refusal: let it out (`for try await`, not `try?`), so the app can say so. See \(exercise.reference).")

@@ -11,7 +11,7 @@ extension Lesson9TestCase {
     func theDatabaseRequest(file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
         let requests = firebase.requests
         guard requests.count == 1, let request = requests.first else {
-            let why = needlessRefresh.map { " " + $0 } ?? ""
+            let why = needlessRefresh.map { " " + $0 } ?? (requests.isEmpty ? unsentURL : "")
             throw fail("database(_:_:body:) should send exactly one request here; \(databaseTraffic).\(why) See LESSONS.md §9.4.", file: file, line: line)
         }
         return request
@@ -39,6 +39,8 @@ extension Lesson9TestCase {
                 """
         } else if sent == nil {
             message = "\(head) without `auth=` in the query: the rules see nobody signed in. Add URLQueryItem(name: \"auth\", value: idToken) to every database URL."
+        } else if let ahead = refreshedAhead(sent: sent) {
+            message = "\(head): " + ahead
         } else if tokenNames.contains(where: { $0.token == sent && $0.name.contains("refresh") }) {
             message = "\(head): the refresh token as `auth=`. The database takes the ID token; the refresh token only ever goes to Secure Token, to get a new ID token."
         } else {
@@ -80,9 +82,13 @@ extension Lesson9TestCase {
                 """, file: file, line: line)
         }
         if case .failure(let error) = outcome {
+            var clock = ""
+            if case .status(401, "Auth token is expired")? = error as? SignInError, refreshes == 0 {
+                clock = " The server's clock decides when a token has expired, not the device's: a refresh ahead of time, by the token's exp, may help, but a 401 Auth token is expired is always a reason to refresh."
+            }
             throw fail("""
                 After \(what), database threw \(Self.describe(error)) (\(databaseTraffic); \(refreshTraffic)). On 401 \
-                "Auth token is expired": refresh the token, then send the request again with the new one. See LESSONS.md §9.4.
+                "Auth token is expired": refresh the token, then send the request again with the new one.\(clock) See LESSONS.md §9.4.
                 """, file: file, line: line)
         }
         if refreshes == 0 {

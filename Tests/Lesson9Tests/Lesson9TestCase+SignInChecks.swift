@@ -46,8 +46,12 @@ extension Lesson9TestCase {
     /// What is wrong with the body of a sign-up or sign-in, or nil when it is JSON with the email and the password.
     func wrongSignInBody(_ request: RecordedRequest, email: String, _ exercise: Exercise) -> String? {
         guard let fields = request.bodyJSON?.objectValue else {
+            let interpolated = (request.bodyText ?? "").contains(Self.adaPassword) ? """
+                 Ada's password has quotes and a backslash, and the body holds it as it is: built by string \
+                interpolation, it is no JSON. Let JSONEncoder (or JSONSerialization) write it: they escape what needs it.
+                """ : ""
             return """
-                \(exercise.function)'s POST has no JSON object as its body (\(masked(request.bodyText ?? "no body"))). \
+                \(exercise.function)'s POST has no JSON object as its body (\(masked(request.bodyText ?? "no body"))).\(interpolated) \
                 Send {"email": …, "password": …, "returnSecureToken": true}, encoded by JSONEncoder, as `httpBody`, \
                 with `Content-Type: application/json`. See \(exercise.reference).
                 """
@@ -80,6 +84,15 @@ extension Lesson9TestCase {
     func expectTransport<T>(_ outcome: Result<T, Error>, after situation: String, _ exercise: Exercise,
                             file: StaticString = #filePath, line: UInt = #line) throws {
         if case .failure(let error) = outcome, case .transport? = error as? SignInError { return }
+        let lost = (auth.requests + firebase.requests).filter { $0.response.transportError != nil }
+        if lost.count > 2 {
+            throw fail("""
+                \(situation), and \(exercise.function) sent it \(lost.count) times, each time the connection was lost, \
+                and then \(Self.describe(outcome)). Trying again once may be fine; trying for as long as the connection \
+                is lost never tells the user and keeps the radio on: after at most one more try, throw \
+                .transport(URLError). See \(exercise.reference) and §9.1.
+                """, file: file, line: line)
+        }
         let did: String
         switch outcome {
         case .success(let value): did = "returned \(value)"
@@ -134,6 +147,13 @@ extension Lesson9TestCase {
             throw fail("""
                 \(exercise.function) printed the password (in what it wrote to the output). Never print a password or \
                 a token: the output ends up in logs. Print the email, or nothing. See LESSONS.md §9.1.
+                """, file: file, line: line)
+        }
+        if let (_, name) = tokenNames.first(where: { printed.contains($0.token) }) {
+            throw fail("""
+                \(exercise.function) printed <\(name)> (in what it wrote to the output, e.g. the answer's JSON). Never \
+                print a token: whoever reads the log can act as the user (an ID token for an hour, a refresh token for \
+                good). See LESSONS.md §9.1.
                 """, file: file, line: line)
         }
     }

@@ -112,25 +112,50 @@ extension Lesson9TestCase {
     func theAuthRequest(of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws -> RecordedRequest {
         let requests = auth.requests
         guard requests.count == 1, let request = requests.first else {
+            let signsInAgain = requests.count == 2 && requests[0].path.hasSuffix("accounts:signUp")
+                && requests[1].path.hasSuffix("accounts:signInWithPassword") ? """
+                 accounts:signUp already signs the new user in: its answer holds the localId, the ID token and the \
+                refresh token. A sign-in after it sends the password a second time for tokens you have.
+                """ : ""
             throw fail("""
                 \(exercise.function) should send exactly one request to the Auth API; it sent \(requests.count) \
-                (\(authTraffic); \(databaseTraffic)).\(requests.isEmpty ? unsentURL : "") See \(exercise.reference).
+                (\(authTraffic); \(databaseTraffic)).\(requests.isEmpty ? unsentURL : signsInAgain) See \(exercise.reference).
                 """, file: file, line: line)
         }
         return request
     }
 
-    /// Why a call sent nothing, read from the URL of the transport error it threw: a URL with no http(s) scheme
-    /// (`URL(string: "accounts:signUp", relativeTo:)` reads `accounts:` as one). Empty when that is not the case.
+    /// Why a call sent nothing, read from the transport error it threw: a URL with no http(s) scheme
+    /// (`URL(string: "accounts:signUp", relativeTo:)` reads `accounts:` as one), or else a session other than the
+    /// injected one (its request failed without reaching the emulator). Empty when it threw no transport error.
     var unsentURL: String {
-        guard case .transport(let error)? = lastFailure as? SignInError, let url = error.failingURL else { return "" }
-        let scheme = url.scheme?.lowercased() ?? ""
-        guard scheme != "http" && scheme != "https" else { return " It threw .transport(URLError(\(error.code.rawValue))) for \(masked(url.absoluteString))." }
+        guard case .transport(let error)? = lastFailure as? SignInError else { return "" }
+        let scheme = error.failingURL.map { $0.scheme?.lowercased() ?? "" } ?? "http"
+        guard let url = error.failingURL, scheme != "http" && scheme != "https" else {
+            return """
+                 It threw .transport(URLError(\(error.code.rawValue)))\(error.failingURL.map { " for " + masked($0.absoluteString) } ?? ""), which never reached \
+                the test's emulator: it went through a session other than the injected `session` (a URLSession of its own, \
+                made with URLSession(configuration:), or .shared), which cannot reach it. Send every request with \
+                `session.data(for:)`.
+                """
+        }
         return """
              It threw .transport(URLError(\(error.code.rawValue))) for the URL \(masked(url.absoluteString)), which has \
             \(scheme.isEmpty ? "no scheme" : "the scheme \"\(scheme):\"") and no host: URL(string:relativeTo:) reads the part \
             before a colon as a scheme, so "accounts:signUp" is not relative to anything. Build it with \
             identityToolkitURL.appendingPathComponent("accounts:signUp") and the key as a URLQueryItem.
+            """
+    }
+
+    /// Why a request (or a stream) carried a refreshed ID token though nothing had expired: a refresh before
+    /// every request. Nil when it carried no refreshed token, or a 401 Auth token is expired came first.
+    func refreshedAhead(sent: String?) -> String? {
+        guard let sent = sent, refreshRequests.contains(where: { $0.response.bodyJSON?["id_token"].stringValue == sent }),
+              !firebase.requests.contains(where: { $0.response.statusCode == 401 }) else { return nil }
+        return """
+            a token from a refresh (\(refreshTraffic)) made before it, though nothing had expired. Send the kept ID \
+            token: it is good for its hour. Refresh only when the database says so (401 Auth token is expired, or a \
+            stream's auth_revoked): a refresh before every request doubles the requests and spends Secure Token's quota.
             """
     }
 
@@ -140,8 +165,12 @@ extension Lesson9TestCase {
         let error: Error
         switch outcome {
         case .success(let value):
+            let signedUp = exercise.section == "9.3" && auth.requests.contains { $0.path.hasSuffix("accounts:signUp") } ? """
+                 It signed the email up (POST accounts:signUp) instead: an account is made only when the user asks for \
+                one (a mistyped email would get an account of its own).
+                """ : ""
             throw fail("""
-                \(situation), and \(exercise.function) returned \(value). That is a failure: throw .\(wanted). See \
+                \(situation), and \(exercise.function) returned \(value).\(signedUp) That is a failure: throw .\(wanted). See \
                 \(exercise.reference) and §9.1.
                 """, file: file, line: line)
         case .failure(let failure): error = failure

@@ -20,7 +20,9 @@ class Lesson9TestCase: LabTestCase {
     static let listen = Exercise("listen(_:onEvent:)", section: "9.6")
 
     static let apiKey = "lab-api-key"
-    static let adaEmail = "ada@example.com", adaPassword = "analytical-engine"
+    /// Ada's password has a space, quotes and a backslash, as real passwords do: a body built by string
+    /// interpolation is no JSON with it.
+    static let adaEmail = "ada@example.com", adaPassword = #"analytical "engine" \1843"#
     static let benEmail = "ben@example.com", benPassword = "difference-engine"
     /// An ID token lives an hour; this is past its end.
     static let pastExpiry: TimeInterval = 3601
@@ -70,7 +72,7 @@ class Lesson9TestCase: LabTestCase {
     func makeAccount(_ email: String, _ password: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         var request = URLRequest(url: URL(string: auth.identityToolkitURL.absoluteString + "accounts:signUp?key=setup")!)
         request.httpMethod = "POST"
-        request.httpBody = Data(#"{"email":"\#(email)","password":"\#(password)","returnSecureToken":true}"#.utf8)
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["email": email, "password": password, "returnSecureToken": true])
         guard let uid = auth.handle(request).bodyJSON?["localId"].stringValue else {
             throw fail("setup: the Auth emulator did not create \(email)", file: file, line: line)
         }
@@ -129,7 +131,10 @@ class Lesson9TestCase: LabTestCase {
     func run<T>(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
                 _ body: @escaping () async throws -> T) throws -> Result<T, Error> {
         let box = Box<Result<T, Error>>()
+        let sentBefore = requestCount + Self.requestsThroughSharedSession.count
+        let started = Box<Bool>()
         let task = Task.detached {
+            started.set(true)
             do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
         }
         let deadline = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
@@ -156,15 +161,38 @@ class Lesson9TestCase: LabTestCase {
         }
         guard let outcome = box.get() else {
             task.cancel()
+            let test = name
+            if started.get() == nil, let earlier = Self.firstHang.get(), earlier != test {
+                throw fail("""
+                    \(exercise.function) never started within \(Int(CompletionTimeouts.normal)) s: no thread was free to run \
+                    async code. A call in an earlier test (\(earlier)) hung and left its thread blocked for good: a lock held \
+                    across an `await`, a DispatchSemaphore.wait() or another blocking wait in async code. Fix that test \
+                    first. See \(exercise.reference).
+                    """, file: file, line: line)
+            }
+            if Self.firstHang.get() == nil { Self.firstHang.set(test) }
             throw fail("""
                 \(exercise.function) neither returned nor threw within \(Int(CompletionTimeouts.normal)) s (\(databaseTraffic); \
-                \(authTraffic)). With `session.data(for:)` nothing can hang; a continuation must be resumed once on \
-                every path; a request waiting for a refresh must get its outcome, success or failure. See \(exercise.reference).
+                \(authTraffic)).\(sentBefore == requestCount + Self.requestsThroughSharedSession.count ? Self.nothingSent : "") \
+                With `session.data(for:)` nothing can hang; a continuation must be resumed once on every path; a request \
+                waiting for a refresh must get its outcome, success or failure; and nothing in async code may block its \
+                thread while it waits: a lock held across an `await` (or taken again inside it), or a DispatchSemaphore.wait(), \
+                never lets go. See \(exercise.reference).
                 """, file: file, line: line)
         }
         lastFailure = outcome.error
         return outcome
     }
+
+    /// The first test in this process whose call hung (class/test): a later call that never even starts was
+    /// left no thread by it.
+    static let firstHang = Box<String>()
+
+    /// Why a call that hangs sent nothing at all.
+    static let nothingSent = """
+         Nothing was sent: a data task made with `dataTask(with:)` starts only when you call `resume()` on it \
+        (`session.dataTask(with: request) { … }.resume()`).
+        """
 
     /// Ends a looping call the way a lost connection would, rather than by cancelling its task: tasks cancelled by
     /// the hundred while the emulators answer can stop corelibs' URLSession (see EmulatorURLProtocol). Every later
