@@ -38,6 +38,15 @@ final class LikeTests: LikesTestCase {
                 allHeaderFields is a plain dictionary, and Foundation on Linux spells this key "Etag", so \
                 allHeaderFields["ETag"] finds nothing.
                 """
+            if case .success = result, etag != nil {
+                return XCTFail("""
+                    \(exercise.function) returned \(result.outcome.dropFirst("returned ".count)) and no write reached the server: \
+                    a write started in a `Task { }`, or in an `async let` the function does not await (Swift cancels it when \
+                    the function returns), is work left running or never done. Await the write's answer, and return the \
+                    count of the write that succeeded. See \(exercise.reference).
+                    \(TrafficReport(emulator).summary)
+                    """)
+            }
             return XCTFail("""
                 \(exercise.function) sent no write after its read: the tag is the read answer's ETag header; write \
                 count + 1 with if-match: <that ETag>. See LESSONS.md §10.5.\(lookup)
@@ -107,6 +116,13 @@ final class LikeTests: LikesTestCase {
             \(exercise.function) wrote \(retry.bodyText ?? "nothing") after the 412, whose body said the count is now \
             \(now): write \(now + 1). See LESSONS.md §10.5.
             """)
+        if let sent = retry.header("if-match"), sent.contains(","), let tag = refused.response.headers["ETag"], sent.contains(tag) {
+            return XCTFail("""
+                \(exercise.function) sent if-match: \(sent) after the 412: the tags of earlier writes too, joined by \
+                commas. addValue(_:forHTTPHeaderField:) adds to a header the request already has: set the tag with \
+                setValue (or make a new URLRequest for each write). See LESSONS.md §10.5.
+                """)
+        }
         XCTAssertEqual(retry.header("if-match"), refused.response.headers["ETag"], """
             \(exercise.function) sent if-match: \(retry.header("if-match") ?? "(none)") after the 412; use the ETag \
             header of the 412 answer, the tag of the count now. See LESSONS.md §10.5.

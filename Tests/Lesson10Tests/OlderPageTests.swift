@@ -35,6 +35,13 @@ final class OlderPageTests: PagesTestCase {
         let shown = try Self.messages(36...55)
         let page = try requirePage(try olderPage(than: shown), exercise)
         let again = page.filter { message in shown.contains { $0.key == message.key } }
+        if again.count == shown.count {
+            return XCTFail("""
+                \(exercise.function) gave every shown message again (\(Self.positions(again))) with \(page.count - again.count) \
+                older ones: it gives only the older messages, oldest first; the app puts them in front of what it shows \
+                (shown = try await pages.olderPage(than: shown) + shown). See \(exercise.reference).
+                """)
+        }
         XCTAssertEqual(again.map(\.key), [], """
             \(exercise.function) gave messages already shown (\(Self.positions(again))): endAt is inclusive, so \
             endAt=<the oldest timestamp> gives the messages at that timestamp again. Drop them. See LESSONS.md §10.1.
