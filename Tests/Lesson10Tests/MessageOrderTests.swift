@@ -85,7 +85,8 @@ final class MessageOrderTests: Lesson10TestCase {
     func test_inOrder_equalTimestamps_goByKey() throws {
         let keys = Self.tiedKeyEnds.map { "-P5QdiIlZv_zWnsfgYx\($0)" }
         var page = Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.body("tied", 1_793_612_768_497)) })
-        page["-P5Q0aaaaaaaaaaaaaaa"] = Self.body("later", 1_793_612_768_498)
+        // The later message's key is after the tied ones (keys in time order here): only the tie is judged.
+        page["-P5QdiIlZv_zWnsfgYy0"] = Self.body("later", 1_793_612_768_498)
         let list = try inOrder(page)
         if Set(list.map(\.key)) != Set(page.keys) {
             return XCTFail("""
@@ -94,7 +95,7 @@ final class MessageOrderTests: Lesson10TestCase {
                 Keep one Message per key of the page (a dictionary keyed by timestamp keeps one message per timestamp).
                 """)
         }
-        XCTAssertEqual(list.map(\.key), keys + ["-P5Q0aaaaaaaaaaaaaaa"], """
+        XCTAssertEqual(list.map(\.key), keys + ["-P5QdiIlZv_zWnsfgYy0"], """
             \(exercise.function): 8 messages with one timestamp came out as \(list.prefix(8).map { String($0.key.suffix(1)) }.joined(separator: " ")); \
             Firebase orders a tie by key, code by code: - 7 A Z _ a k z (Swift's < on the keys). See \(exercise.reference).
             """)
