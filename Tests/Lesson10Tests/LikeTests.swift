@@ -158,6 +158,29 @@ final class LikeTests: LikesTestCase {
             """)
     }
 
+    func test_like_after412WithNothingStored_countsFromZero() throws {
+        // Between the read (3) and the write, the likes were removed (a moderator cleared them): the 412 carries
+        // null and the tag null_etag — nothing stored, which counts as 0, as it does for the read.
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1, rivalDeletes: true)
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
+        if case .failure(let error) = result, case ThreadAPIError.decoding = error,
+           writes.first?.response.statusCode == 412 {
+            return XCTFail("""
+                \(exercise.function) threw \(Self.describe(error)) after a 412 whose body is null (the likes were removed \
+                meanwhile): nothing stored counts as 0 there too — decode the 412's body as an Int? (?? 0), as the read's, \
+                and write 1 with if-match: null_etag. See LESSONS.md §10.5.
+                """)
+        }
+        let count = try requireCount(result, exercise)
+        XCTAssertEqual(storedLikes, 1, """
+            \(exercise.function): the likes were removed between your read and your write, so after the 412 (body null, \
+            ETag null_etag) the count is 0 and this like makes it 1; the counter holds \
+            \(storedLikes.map(String.init) ?? "nothing"). See LESSONS.md §10.5.
+            \(TrafficReport(emulator).summary)
+            """)
+        XCTAssertEqual(count, 1, "\(exercise.function) returned \(count); it wrote 1 after the 412. See \(exercise.reference).")
+    }
+
     func test_like_alwaysRefused_throwsTooManyConflicts_afterMaxAttemptsWrites() throws {
         let maxAttempts = 2  // small, so that a client that waits before each retry (a backoff) still ends in time
         try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 60, maxAttempts: maxAttempts)

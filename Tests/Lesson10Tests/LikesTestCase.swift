@@ -26,11 +26,14 @@ class LikesTestCase: Lesson10TestCase {
 
     /// A fresh emulator whose counter holds `likes` and whose rival adds `likesPerTurn` likes before each of the next
     /// `rivalLikes` writes; with `refusesWrites`, every write is answered with that status.
-    func makeEmulator(likes: JSONValue, rivalLikes: Int, likesPerTurn: Int = 1, refusesWrites: Int? = nil, maxAttempts: Int = 5) throws {
+    func makeEmulator(likes: JSONValue, rivalLikes: Int, likesPerTurn: Int = 1, refusesWrites: Int? = nil, maxAttempts: Int = 5,
+                      rivalDeletes: Bool = false) throws {
         emulator?.invalidate()
         let database: JSONValue = likes == .null ? ["t1": ["title": "Pages and races"]] : ["likes": ["m1": likes]]
-        emulator = Emulator(RivalFirebase(database: database, counterPath: Self.counterPath, rivalLikes: rivalLikes,
-                                          likesPerTurn: likesPerTurn, refusesWrites: refusesWrites))
+        var rival = RivalFirebase(database: database, counterPath: Self.counterPath, rivalLikes: rivalLikes,
+                                  likesPerTurn: likesPerTurn, refusesWrites: refusesWrites)
+        rival.deletes = rivalDeletes
+        emulator = Emulator(rival)
         emulator.latency = 0.02
         counter = LikeCounter(baseURL: emulator.baseURL, session: emulator.session, maxAttempts: maxAttempts)
     }
