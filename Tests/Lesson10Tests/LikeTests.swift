@@ -72,6 +72,13 @@ final class LikeTests: LikesTestCase {
                 \(write.summary)
                 """)
         }
+        if write.bodyJSON?.objectValue != nil {
+            return XCTFail("""
+                \(exercise.function) wrote the object \(write.bodyText ?? "") over the count: the counter holds a bare \
+                number, \(Self.startingLikes + 1), not an object around it (that would store likes/m1/<name>). See LESSONS.md §10.5.
+                \(write.summary)
+                """)
+        }
         XCTAssertEqual(write.bodyJSON, .number(Double(Self.startingLikes + 1)), """
             \(exercise.function) wrote \(write.bodyText ?? "nothing") over a count of \(Self.startingLikes); the new count \
             is \(Self.startingLikes + 1). \(write.summary)
