@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import XCTest
 import LabSupport
 import LabTestSupport
@@ -23,7 +26,8 @@ class Lesson10TestCase: LabTestCase {
 
     /// Runs an async function in a task of its own and waits (at most `timeout`, 2 s unless told) until it returns
     /// or throws. `traffic` describes what the server saw, for the message when the call never ends.
-    func awaitReturn<Value>(of exercise: Exercise, timeout: TimeInterval = CompletionTimeouts.normal, traffic: () -> String,
+    func awaitReturn<Value>(of exercise: Exercise, timeout: TimeInterval = CompletionTimeouts.normal, session: URLSession,
+                            traffic: () -> String, requests: () -> [RecordedRequest],
                             file: StaticString, line: UInt,
                             _ body: @escaping () async throws -> Value) throws -> Result<Value, Error> {
         let timeout = Self.missed.get()?.contains(exercise.function) == true ? min(timeout, 0.5) : timeout
@@ -38,17 +42,41 @@ class Lesson10TestCase: LabTestCase {
             finished.fulfill()
         }
         let waited = XCTWaiter().wait(for: [finished], timeout: timeout)
+        // A handler that resumed a continuation goes on running on the session's queue: let it finish here, so that
+        // what it does next (a second resume stops the program) happens in this test, not in a later one.
+        settle(session)
         try stopIfAStubRan(file: file, line: line)
         guard waited == .completed, let outcome = box.get() else {
             task.cancel()
             Self.missed.update { $0.insert(exercise.function) }
             throw fail("""
                 \(exercise.function) neither returned nor threw within \(String(format: "%g", timeout)) s. The server \
-                received: \(traffic()). A loop that retries must stop: after `maxAttempts` writes, or when a page comes \
-                back short. See \(exercise.reference).
+                received: \(traffic()). \(Self.whyNoEnd(requests())) See \(exercise.reference).
                 """, file: file, line: line)
         }
         return outcome
+    }
+
+    /// The likely cause of a call that never ended, from what the server received.
+    static func whyNoEnd(_ requests: [RecordedRequest]) -> String {
+        guard let last = requests.last else {
+            return """
+                No request reached the emulator, so no answer was coming: a data task made inside \
+                `withCheckedThrowingContinuation` must be started with `.resume()`, and its handler must resume the \
+                continuation once on every path; `session.data(for:)` needs neither.
+                """
+        }
+        if last.response.transportError != nil {
+            return """
+                Its last request got no answer (a transport error), and the call never ended: if you bridge a data task \
+                with `withCheckedThrowingContinuation`, its handler must resume the continuation on the error path too — \
+                every path, exactly once (`continuation.resume(throwing: error)`); `session.data(for:)` throws by itself.
+                """
+        }
+        return """
+            A loop that retries must stop: after `maxAttempts` writes, or when a page comes back short. And a continuation \
+            over a data task must be resumed once on every path.
+            """
     }
 
     /// What a call threw, in words: `ThreadAPIError.status(500)`.

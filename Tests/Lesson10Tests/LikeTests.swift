@@ -38,6 +38,15 @@ final class LikeTests: LikesTestCase {
                 allHeaderFields is a plain dictionary, and Foundation on Linux spells this key "Etag", so \
                 allHeaderFields["ETag"] finds nothing.
                 """
+            if case .success = result, etag != nil {
+                return XCTFail("""
+                    \(exercise.function) returned \(result.outcome.dropFirst("returned ".count)) and no write reached the server: \
+                    a write started in a `Task { }`, or in an `async let` the function does not await (Swift cancels it when \
+                    the function returns), is work left running or never done. Await the write's answer, and return the \
+                    count of the write that succeeded. See \(exercise.reference).
+                    \(TrafficReport(emulator).summary)
+                    """)
+            }
             return XCTFail("""
                 \(exercise.function) sent no write after its read: the tag is the read answer's ETag header; write \
                 count + 1 with if-match: <that ETag>. See LESSONS.md §10.5.\(lookup)
@@ -60,6 +69,13 @@ final class LikeTests: LikesTestCase {
             return XCTFail("""
                 \(exercise.function) wrote the JSON string "\(text)": a count is a number, 4, not "4". See LESSONS.md §10.5.
                 Encode the Int (JSONEncoder().encode(count + 1)) or send its digits, Data(String(count + 1).utf8).
+                \(write.summary)
+                """)
+        }
+        if write.bodyJSON?.objectValue != nil {
+            return XCTFail("""
+                \(exercise.function) wrote the object \(write.bodyText ?? "") over the count: the counter holds a bare \
+                number, \(Self.startingLikes + 1), not an object around it (that would store likes/m1/<name>). See LESSONS.md §10.5.
                 \(write.summary)
                 """)
         }
@@ -107,6 +123,13 @@ final class LikeTests: LikesTestCase {
             \(exercise.function) wrote \(retry.bodyText ?? "nothing") after the 412, whose body said the count is now \
             \(now): write \(now + 1). See LESSONS.md §10.5.
             """)
+        if let sent = retry.header("if-match"), sent.contains(","), let tag = refused.response.headers["ETag"], sent.contains(tag) {
+            return XCTFail("""
+                \(exercise.function) sent if-match: \(sent) after the 412: the tags of earlier writes too, joined by \
+                commas. addValue(_:forHTTPHeaderField:) adds to a header the request already has: set the tag with \
+                setValue (or make a new URLRequest for each write). See LESSONS.md §10.5.
+                """)
+        }
         XCTAssertEqual(retry.header("if-match"), refused.response.headers["ETag"], """
             \(exercise.function) sent if-match: \(retry.header("if-match") ?? "(none)") after the 412; use the ETag \
             header of the 412 answer, the tag of the count now. See LESSONS.md §10.5.
@@ -140,6 +163,29 @@ final class LikeTests: LikesTestCase {
             \(exercise.function) returned \(count) after a 412 and a second write, which wrote \(expected). See \(exercise.reference).
             Return the count of the write that succeeded (the 412's count + 1), not one computed from the first read.
             """)
+    }
+
+    func test_like_after412WithNothingStored_countsFromZero() throws {
+        // Between the read (3) and the write, the likes were removed (a moderator cleared them): the 412 carries
+        // null and the tag null_etag — nothing stored, which counts as 0, as it does for the read.
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1, rivalDeletes: true)
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
+        if case .failure(let error) = result, case ThreadAPIError.decoding = error,
+           writes.first?.response.statusCode == 412 {
+            return XCTFail("""
+                \(exercise.function) threw \(Self.describe(error)) after a 412 whose body is null (the likes were removed \
+                meanwhile): nothing stored counts as 0 there too — decode the 412's body as an Int? (?? 0), as the read's, \
+                and write 1 with if-match: null_etag. See LESSONS.md §10.5.
+                """)
+        }
+        let count = try requireCount(result, exercise)
+        XCTAssertEqual(storedLikes, 1, """
+            \(exercise.function): the likes were removed between your read and your write, so after the 412 (body null, \
+            ETag null_etag) the count is 0 and this like makes it 1; the counter holds \
+            \(storedLikes.map(String.init) ?? "nothing"). See LESSONS.md §10.5.
+            \(TrafficReport(emulator).summary)
+            """)
+        XCTAssertEqual(count, 1, "\(exercise.function) returned \(count); it wrote 1 after the 412. See \(exercise.reference).")
     }
 
     func test_like_alwaysRefused_throwsTooManyConflicts_afterMaxAttemptsWrites() throws {

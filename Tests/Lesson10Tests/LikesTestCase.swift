@@ -26,11 +26,14 @@ class LikesTestCase: Lesson10TestCase {
 
     /// A fresh emulator whose counter holds `likes` and whose rival adds `likesPerTurn` likes before each of the next
     /// `rivalLikes` writes; with `refusesWrites`, every write is answered with that status.
-    func makeEmulator(likes: JSONValue, rivalLikes: Int, likesPerTurn: Int = 1, refusesWrites: Int? = nil, maxAttempts: Int = 5) throws {
+    func makeEmulator(likes: JSONValue, rivalLikes: Int, likesPerTurn: Int = 1, refusesWrites: Int? = nil, maxAttempts: Int = 5,
+                      rivalDeletes: Bool = false) throws {
         emulator?.invalidate()
         let database: JSONValue = likes == .null ? ["t1": ["title": "Pages and races"]] : ["likes": ["m1": likes]]
-        emulator = Emulator(RivalFirebase(database: database, counterPath: Self.counterPath, rivalLikes: rivalLikes,
-                                          likesPerTurn: likesPerTurn, refusesWrites: refusesWrites))
+        var rival = RivalFirebase(database: database, counterPath: Self.counterPath, rivalLikes: rivalLikes,
+                                  likesPerTurn: likesPerTurn, refusesWrites: refusesWrites)
+        rival.deletes = rivalDeletes
+        emulator = Emulator(rival)
         emulator.latency = 0.02
         counter = LikeCounter(baseURL: emulator.baseURL, session: emulator.session, maxAttempts: maxAttempts)
     }
@@ -42,10 +45,40 @@ class LikesTestCase: Lesson10TestCase {
     func call(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
               _ body: @escaping (LikeCounter) async throws -> Int) throws -> Result<Int, Error> {
         let counter = self.counter!
-        return try awaitReturn(of: exercise, timeout: Self.retryingTimeout, traffic: { TrafficReport(emulator).summary },
-                               file: file, line: line) {
-            try await body(counter)
+        let returned = Box<Date>()
+        let result = try awaitReturn(of: exercise, timeout: Self.retryingTimeout, session: emulator.session,
+                                     traffic: { TrafficReport(emulator).summary }, requests: { emulator.requests },
+                                     file: file, line: line) { () async throws -> Int in
+            let count = try await body(counter)
+            returned.set(Date())
+            return count
         }
+        if case .success = result, let returnedAt = returned.get() {
+            try requireEveryRequestAwaited(returnedAt: returnedAt, exercise, file: file, line: line)
+        }
+        return result
+    }
+
+    /// Stops the test when the call returned before the answers to its requests came: a write started in a `Task`
+    /// or an `async let` that the function never awaits (an "optimistic" like). Each answer comes `latency` after the
+    /// request, so a request received less than `latency` before the return was not awaited — whatever the timing.
+    /// Waits a little first, for a request that a task the call left behind sends after the return.
+    func requireEveryRequestAwaited(returnedAt: Date, _ exercise: Exercise, file: StaticString, line: UInt) throws {
+        let seen = emulator.requests.count
+        RunLoop.current.run(until: max(Date(), returnedAt.addingTimeInterval(0.05)))
+        settle(emulator.session)
+        let latency = emulator.latency
+        let late = emulator.requests.enumerated().filter { index, request in
+            index >= seen || request.wasCancelled || request.receivedAt.addingTimeInterval(latency) > returnedAt
+        }.map(\.element)
+        guard let first = late.first else { return }
+        throw fail("""
+            \(exercise.function) returned before the answer to its \(first.method) came: \(first.wasCancelled ? "the request was cancelled" : "the request was still on its way") \
+            when the function returned. A request started in a `Task { }`, or in an `async let` the function does not await \
+            (Swift cancels it when the function returns), is work left running: like must await each answer — a 412 \
+            says to write again — and return the count of the write that succeeded. See \(exercise.reference).
+            \(TrafficReport(emulator).summary)
+            """, file: file, line: line)
     }
 
     /// The count the call returned, or a stop naming what it threw.
@@ -80,7 +113,8 @@ class LikesTestCase: Lesson10TestCase {
     func concurrently(_ calls: Int, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
                       _ body: @escaping (LikeCounter) async throws -> Int) throws -> [Result<Int, Error>] {
         let counter = self.counter!
-        return try awaitReturn(of: exercise, timeout: Self.retryingTimeout, traffic: { TrafficReport(emulator).summary },
+        return try awaitReturn(of: exercise, timeout: Self.retryingTimeout, session: emulator.session,
+                               traffic: { TrafficReport(emulator).summary }, requests: { emulator.requests },
                                file: file, line: line) {
             await withTaskGroup(of: Result<Int, Error>.self) { group in
                 for _ in 0..<calls {

@@ -41,6 +41,13 @@ final class MessageOrderTests: Lesson10TestCase {
         }
     }
 
+    /// Keys backwards in time: the older a message, the later its key (its writer's clock ran ahead). A comparison
+    /// with `||` (`a.timestamp < b.timestamp || a.key < b.key`) says "before" of every two of these messages both
+    /// ways, so a sort with it gives them in no order — wrong in all but 1 run of 40 320 (the dictionary's order).
+    static let backwards: [String: Message.Body] = Dictionary(uniqueKeysWithValues: zip("hgfedcba", 1...8).map { letter, n in
+        ("-P5Q1" + String(repeating: letter, count: 15), body("\(n)", 1_793_610_000_000 + 100 * n))
+    })
+
     func test_inOrder_oldestFirst_byTimestamp_notByKey() throws {
         let texts = try inOrder(Self.skewed).map(\.text)
         if texts == ["3", "1", "8", "2", "6", "4", "7", "5"] {
@@ -49,10 +56,25 @@ final class MessageOrderTests: Lesson10TestCase {
                 client's clock). See \(exercise.reference).
                 """)
         }
-        XCTAssertEqual(texts, (1...8).map(String.init), """
-            \(exercise.function) gave the messages in the order \(texts.joined(separator: " ")); expected oldest first \
-            by timestamp, 1 to 8. See \(exercise.reference).
-            """)
+        let inTime = (1...8).map(String.init)
+        for page in [Self.skewed, Self.backwards] {
+            let texts = page == Self.skewed ? texts : try inOrder(page).map(\.text)
+            if texts == inTime { continue }
+            // The same page sorted with one comparison joined by `||`: the same wrong list, for the same dictionary.
+            let withOr = page.map { Message(key: $0.key, body: $0.value) }
+                .sorted { $0.timestamp < $1.timestamp || $0.key < $1.key }.map(\.text)
+            let or = texts == withOr && texts != page.map(\.value.text) ? """
+
+                Your comparison lets the key decide although the timestamps differ (`a.timestamp < b.timestamp || \
+                a.key < b.key`): compare the keys only when the timestamps are equal — \
+                `(a.timestamp, a.key) < (b.timestamp, b.key)`.
+                """ : ""
+            let which = page == Self.skewed ? "" : " (keys backwards in time: the older a message, the later its key)"
+            return XCTFail("""
+                \(exercise.function) gave the messages\(which) in the order \(texts.joined(separator: " ")); expected oldest \
+                first by timestamp, 1 to 8. See \(exercise.reference).\(or)
+                """)
+        }
     }
 
     /// The last characters of 8 push IDs written in one millisecond, in Firebase's key order: character by character,
@@ -63,7 +85,8 @@ final class MessageOrderTests: Lesson10TestCase {
     func test_inOrder_equalTimestamps_goByKey() throws {
         let keys = Self.tiedKeyEnds.map { "-P5QdiIlZv_zWnsfgYx\($0)" }
         var page = Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.body("tied", 1_793_612_768_497)) })
-        page["-P5Q0aaaaaaaaaaaaaaa"] = Self.body("later", 1_793_612_768_498)
+        // The later message's key is after the tied ones (keys in time order here): only the tie is judged.
+        page["-P5QdiIlZv_zWnsfgYy0"] = Self.body("later", 1_793_612_768_498)
         let list = try inOrder(page)
         if Set(list.map(\.key)) != Set(page.keys) {
             return XCTFail("""
@@ -72,7 +95,7 @@ final class MessageOrderTests: Lesson10TestCase {
                 Keep one Message per key of the page (a dictionary keyed by timestamp keeps one message per timestamp).
                 """)
         }
-        XCTAssertEqual(list.map(\.key), keys + ["-P5Q0aaaaaaaaaaaaaaa"], """
+        XCTAssertEqual(list.map(\.key), keys + ["-P5QdiIlZv_zWnsfgYy0"], """
             \(exercise.function): 8 messages with one timestamp came out as \(list.prefix(8).map { String($0.key.suffix(1)) }.joined(separator: " ")); \
             Firebase orders a tie by key, code by code: - 7 A Z _ a k z (Swift's < on the keys). See \(exercise.reference).
             """)

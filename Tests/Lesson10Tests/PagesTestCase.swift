@@ -80,14 +80,16 @@ class PagesTestCase: Lesson10TestCase {
 
     func newestPage(count: Int = 20, file: StaticString = #filePath, line: UInt = #line) throws -> Result<[Message], Error> {
         let pages = self.pages!
-        return try awaitReturn(of: Self.newest, traffic: { TrafficReport(emulator).summary }, file: file, line: line) {
+        return try awaitReturn(of: Self.newest, session: emulator.session, traffic: { TrafficReport(emulator).summary },
+                           requests: { emulator.requests }, file: file, line: line) {
             try await pages.newestPage(count: count)
         }
     }
 
     func olderPage(than loaded: [Message], count: Int = 20, file: StaticString = #filePath, line: UInt = #line) throws -> Result<[Message], Error> {
         let pages = self.pages!
-        return try awaitReturn(of: Self.older, traffic: { TrafficReport(emulator).summary }, file: file, line: line) {
+        return try awaitReturn(of: Self.older, session: emulator.session, traffic: { TrafficReport(emulator).summary },
+                           requests: { emulator.requests }, file: file, line: line) {
             try await pages.olderPage(than: loaded, count: count)
         }
     }
@@ -135,6 +137,8 @@ class PagesTestCase: Lesson10TestCase {
                     return """
                         \(exercise.function) fetched the whole thread (no orderBy, no limit): a page is a query. See LESSONS.md §10.1.
                         Ask Firebase for the page: orderBy="timestamp"&limitToLast=<count>, and for older ones endAt too.
+                        (If you add the query with components.queryItems?.append(…): queryItems is nil until it is set, \
+                        so the ?. appends nothing. Set it: components.queryItems = [URLQueryItem(…), …].)
                         \(request.summary)
                         """
                 }
@@ -145,6 +149,14 @@ class PagesTestCase: Lesson10TestCase {
                     return """
                         \(exercise.function) sent orderBy=\(orderBy): its quotes were percent-encoded twice. URLComponents \
                         encodes a query item's value itself: give it "timestamp", quotes as they are. See LESSONS.md §10.1.
+                        \(request.summary)
+                        """
+                }
+                if orderBy.hasPrefix("\u{201C}") || orderBy.hasPrefix("\u{201D}") || orderBy.hasPrefix("\u{2018}") {
+                    return """
+                        \(exercise.function) sent orderBy=\(orderBy) in typographic (curly) quotes, as a web page or smart \
+                        quotes write them: JSON takes the straight double quote, orderBy="timestamp" ("\\"timestamp\\"" in \
+                        Swift), and Firebase answers 400 otherwise. See LESSONS.md §10.1.
                         \(request.summary)
                         """
                 }
@@ -177,6 +189,19 @@ class PagesTestCase: Lesson10TestCase {
                     JSON string. See LESSONS.md §10.1.
                     \(bare.name)="-P5QqX5P5e5k93F30irS" (%22 in the URL); Firebase answers 400 otherwise. It sent \
                     \(bare.name)=\(bare.value).
+                    \(request.summary)
+                    """
+            }
+            if orderBy != "\"$key\"", let notJSON = bounds.first(where: { !$0.value.hasPrefix("\"") && Double($0.value) == nil }) {
+                let optional = notJSON.value.hasPrefix("Optional(")
+                return """
+                    \(exercise.function) sent \(notJSON.name)=\(notJSON.value), which is not JSON: a timestamp bound is a \
+                    number, as it is (\(notJSON.name)=1793616126362). See LESSONS.md §10.1.\(optional ? """
+
+                        That is an optional interpolated into a string ("\\(loaded.first?.timestamp)" gives "Optional(…)"): \
+                        unwrap it first (guard let oldest = loaded.first), then String(oldest.timestamp).
+                        """ : "")
+                    Firebase answers 400 otherwise.
                     \(request.summary)
                     """
             }

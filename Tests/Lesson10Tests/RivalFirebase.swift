@@ -18,6 +18,8 @@ struct RivalFirebase: EmulatedService {
     var likesPerTurn: Int
     /// When set, every write to the counter is answered with this status and nothing is written.
     var refusesWrites: Int?
+    /// The rival removes the counter instead of liking (a moderator cleared the likes): the 412 then carries null.
+    var deletes = false
     /// How many likes the rival added.
     private(set) var rivalLiked = 0
 
@@ -37,9 +39,13 @@ struct RivalFirebase: EmulatedService {
         }
         if rivalLikes > 0, request.method != "GET", request.path == counterPath {
             rivalLikes -= 1
-            rivalLiked += likesPerTurn
-            let like = ServiceRequest(method: "PUT", url: request.url, headers: [:], body: Data(#"{".sv":{"increment":\#(likesPerTurn)}}"#.utf8))
-            _ = firebase.respond(to: like)
+            if deletes {
+                _ = firebase.respond(to: ServiceRequest(method: "DELETE", url: request.url, headers: [:], body: nil))
+            } else {
+                rivalLiked += likesPerTurn
+                let like = ServiceRequest(method: "PUT", url: request.url, headers: [:], body: Data(#"{".sv":{"increment":\#(likesPerTurn)}}"#.utf8))
+                _ = firebase.respond(to: like)
+            }
         }
         return firebase.respond(to: request)
     }
