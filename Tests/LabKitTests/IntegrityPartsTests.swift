@@ -70,6 +70,26 @@ final class IntegrityPartsTests: FolderTestCase {
             """), [], "words in comments and strings, an extension of a lesson type, a helper: none is a violation")
     }
 
+    /// The tests `import` the lesson without `@testable`: only what is public, or open to the Objective-C runtime,
+    /// can replace what they use. A correct Lesson 9 carried its own iOS 13 `URLSession.data(for:)` (internal) and
+    /// was refused as if it could (own-data-for-extension).
+    func test_scan_refusesOnlyMembersAndNamesTheTestsCanSee() throws {
+        let own = "extension URLSession {\n    func data(for request: URLRequest) async throws -> (Data, URLResponse) { fatalError() }\n}"
+        XCTAssertEqual(try violations(own), [], "an internal member of the learner's own")
+        XCTAssertEqual(try violations("extension HTTPURLResponse {\n    public var x: Int { 1 }\n    var statusCode: Int { 200 }\n}"), [],
+                       "an internal member after a public one")
+        XCTAssertEqual(try violations("func XCTFail(_ text: String) {}\nprivate struct URLRequest {}"), [], "internal and private top-level names")
+        XCTAssertEqual(try violations("public extension HTTPURLResponse { private var statusCode: Int { 200 } }"), [], "made private in a public extension")
+        for exposed in ["public extension HTTPURLResponse { var statusCode: Int { 200 } }",
+                        "extension HTTPURLResponse {\n    @objc open var statusCode: Int { 200 }\n}",
+                        "extension HTTPURLResponse { @objc var statusCode: Int { 200 } }",
+                        "@objc extension HTTPURLResponse { var statusCode: Int { 200 } }",
+                        "extension HTTPURLResponse { @available(*, deprecated) public var statusCode: Int { 200 } }",
+                        "public struct URLRequest {}"] {
+            XCTAssertEqual(try violations(exposed).count, 1, exposed)
+        }
+    }
+
     func test_learnerCode_takesSwiftFiles_refusesLinksOutside_andLeavesOtherFilesOut() throws {
         let exercises = folder.appendingPathComponent("Exercises")
         let lesson = exercises.appendingPathComponent("Lesson1")

@@ -61,7 +61,9 @@ struct IntegrityScan {
                 found.append((token.line, "uses `\(token.text)`, which \(why): no exercise needs it, and graded code may not"))
             }
         }
-        for declaration in Self.declarations(in: tokens) {
+        // Only what the tests can see can replace what they use: they `import` the lesson without `@testable`, so an
+        // internal or private helper (an iOS 13 `URLSession.data(for:)` of the learner's own) is their business.
+        for declaration in Self.declarations(in: tokens) where declaration.reachesTheTests {
             if declaration.depth == 0, freeNames.contains(declaration.name) {
                 found.append((declaration.line, "declares `\(declaration.name)`, a name the tests use from Foundation, XCTest or the kit: your declaration would replace it in the tests — rename it"))
             } else if declaration.depth == 1, let owner = declaration.extending, !lessonTypes.contains(owner), memberNames.contains(declaration.name) {
@@ -78,6 +80,37 @@ struct IntegrityScan {
         let isType: Bool
         /// The type a top-level `extension` is extending, for declarations inside one.
         let extending: String?
+        /// Visible outside the lesson's module (`public`, `open`, or in a `public extension` and not made private),
+        /// or open to the Objective-C runtime (`@objc`, `dynamic`: on Apple platforms such a method replaces the
+        /// system's at run time, whatever its access).
+        var reachesTheTests = true
+    }
+
+    /// Modifiers that may stand before a declaration's keyword (attributes, `@…`, too): the run of them says its access.
+    static let modifierWords: Set<String> = [
+        "public", "open", "internal", "private", "fileprivate", "package", "static", "class", "final", "override",
+        "mutating", "nonmutating", "dynamic", "nonisolated", "convenience", "required", "lazy", "weak", "unowned",
+        "indirect", "consuming", "borrowing", "isolated", "optional", "set", "unsafe",
+    ]
+
+    /// The modifiers right before `tokens[index]`, at its depth (attribute arguments, a previous declaration's
+    /// type or a body end the run).
+    static func modifiers(before index: Int, in tokens: [SwiftTokens.Token]) -> Set<String> {
+        var found: Set<String> = []
+        var at = index - 1
+        while at >= 0, tokens[at].depth == tokens[index].depth, !tokens[at].afterDot {
+            let text = tokens[at].text
+            guard text.hasPrefix("@") || modifierWords.contains(text) else { break }  // `@objc` is one token, any attribute too
+            found.insert(text.hasPrefix("@") ? String(text.dropFirst()) : text)
+            at -= 1
+        }
+        return found
+    }
+
+    static func reachesTheTests(_ modifiers: Set<String>, inPublicExtension: Bool) -> Bool {
+        if !modifiers.isDisjoint(with: ["objc", "dynamic"]) { return true }
+        if !modifiers.isDisjoint(with: ["public", "open"]) { return true }
+        return inPublicExtension && modifiers.isDisjoint(with: ["private", "fileprivate", "internal", "package"])
     }
 
     static let declarationKeywords: Set<String> = ["func", "var", "let", "class", "struct", "enum", "protocol", "typealias", "actor", "case"]
@@ -86,19 +119,26 @@ struct IntegrityScan {
     static func declarations(in tokens: [SwiftTokens.Token]) -> [Declaration] {
         var found: [Declaration] = []
         var extending: String?
+        var extensionModifiers: Set<String> = []
         for (index, token) in tokens.enumerated() {
-            if token.depth == 0, declarationKeywords.contains(token.text) { extending = nil }
+            if token.depth == 0, declarationKeywords.contains(token.text) { extending = nil; extensionModifiers = [] }
             if token.text == "extension", token.depth == 0, index + 1 < tokens.count {
                 var last = index + 1  // `extension Foundation.URL`: the last part names the type
                 while last + 1 < tokens.count, tokens[last + 1].afterDot { last += 1 }
                 extending = tokens[last].text
+                extensionModifiers = modifiers(before: index, in: tokens)
                 continue
             }
             guard declarationKeywords.contains(token.text), !token.afterDot, index + 1 < tokens.count else { continue }
             let name = tokens[index + 1]
             guard name.line == token.line || name.depth == token.depth else { continue }
-            found.append(Declaration(name: name.text, line: name.line, depth: token.depth,
-                                     isType: typeKeywords.contains(token.text), extending: token.depth >= 1 ? extending : nil))
+            var declaration = Declaration(name: name.text, line: name.line, depth: token.depth,
+                                          isType: typeKeywords.contains(token.text), extending: token.depth >= 1 ? extending : nil)
+            let inExtension = token.depth == 1 && extending != nil
+            declaration.reachesTheTests = reachesTheTests(
+                modifiers(before: index, in: tokens).union(inExtension ? extensionModifiers.intersection(["objc"]) : []),
+                inPublicExtension: inExtension && !extensionModifiers.isDisjoint(with: ["public", "open"]))
+            found.append(declaration)
         }
         return found
     }
