@@ -51,6 +51,8 @@ public struct TrafficReport {
             lines.append("So the task ran, but your handler returned without calling `completion` on that path: check every `return` and `guard … else`, and call `completion(nil)` on success.")
             if last.response.transportError != nil {
                 lines.append("It ended in a transport error, so look at the path for an error: it must pass the error to `completion` — and with async/await, a `try await` that no `do`/`catch` surrounds ends its `Task` silently when it throws.")
+            } else if !(200...299).contains(last.response.statusCode) {
+                lines.append("It answered \(last.response.statusCode), so look at the path for a refusal: it must pass an error to `completion` — and with async/await, an error thrown in a `Task` that no `do`/`catch` surrounds, or caught by a `catch` that only prints it, never reaches `completion`.")
             }
         } else if !viaOtherSession.isEmpty || !toOtherHost.isEmpty {
             lines.append("No request reached the emulator through the injected `session`; one went elsewhere (URLSession.shared or another host), and its failure never reached `completion`.")

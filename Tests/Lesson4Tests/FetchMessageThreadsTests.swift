@@ -101,6 +101,25 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         try checkSortedByTitle(fetched, expected: expected)
     }
 
+    func test_fetchMessageThreads_twoThreadsWithTheSameTitle_keepsBoth() throws {
+        let database = try Self.sampleWithASecondThreadOfTheSameTitle()
+        try fetchSuccessfully(database)
+        let expected = try JSONDecoder().decode([String: MessageThread].self, from: database.jsonData).values.map { $0 }
+        let fetched = controller.messageThreads
+        let fetchedIDs = Set(fetched.map(\.identifier))
+        let missing = expected.filter { !fetchedIDs.contains($0.identifier) }
+        if !missing.isEmpty, missing.allSatisfy({ lost in fetched.contains { $0.title == lost.title } }) {
+            throw fail("""
+                The database holds two threads with the same title, "REST APIs" (identifiers \
+                \(Self.list(expected.map(\.identifier).sorted()))), and after fetchMessageThreads `messageThreads` holds \
+                \(fetched.count) thread(s): one thread of that title was dropped. Threads are told apart by their \
+                identifier (their key in the database), not by their title: two people can start a thread with the \
+                same title. Keep every value of the decoded dictionary. See LESSONS.md §4.2.
+                """)
+        }
+        try checkSameThreads(fetched, expected: expected)
+    }
+
     // MARK: Replacing the list
 
     func test_fetchMessageThreads_twice_replacesTheListInsteadOfMergingOrAppending() throws {
@@ -167,6 +186,36 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         try checkHTTPStatusError(error, status: 500, answer: #"500 {"error" : "An internal error occurred"}"#)
     }
 
+    func test_fetchMessageThreads_serverError_withAnHTMLPage_passesHTTPStatusError502() throws {
+        emulator.inject(.answer(status: 502, body: Self.badGatewayPage))
+        let error = try fetch()
+        if error is DecodingError {
+            throw fail("""
+                The emulator answered 502 Bad Gateway with an HTML page (as a proxy in front of the server does), and \
+                fetchMessageThreads passed a DecodingError (\(oneLine(error!))). A refusal's body is not always JSON: \
+                Firebase's is {"error" : "…"}, a proxy's or load balancer's is a page of its own. Do not decode it — \
+                check the status before decoding anything, and pass the body as text: \
+                HTTPStatusError(statusCode: 502, body: String(decoding: data, as: UTF8.self)). See LESSONS.md §4.4.
+                """)
+        }
+        try checkHTTPStatusError(error, status: 502, answer: "502 Bad Gateway with an HTML page")
+    }
+
+    func test_fetchMessageThreads_serverError_withABodyThatDecodes_passesHTTPStatusError503() throws {
+        emulator.inject(.answer(status: 503, body: String(decoding: try Self.sampleDatabase().jsonData, as: UTF8.self)))
+        let error = try fetch()
+        if error == nil {
+            throw fail("""
+                The emulator answered 503 Service Unavailable with a body that decodes as threads (a stale copy of the \
+                database), and fetchMessageThreads called completion(nil), as if it had succeeded: it looked at the \
+                status only when decoding failed. Whether the body is your data is what the status says, so check \
+                the status before decoding, and pass HTTPStatusError(statusCode:body:) for every status outside \
+                200...299, whatever the body. See LESSONS.md §4.4.
+                """)
+        }
+        try checkHTTPStatusError(error, status: 503, answer: "503 with a body that decodes as threads")
+    }
+
     func test_fetchMessageThreads_permissionDenied_statusErrorCarriesTheBody() throws {
         emulator.inject(.permissionDenied)
         let error = try fetch()
@@ -192,7 +241,12 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
     func test_fetchMessageThreads_transportError_passesTheURLErrorOn() throws {
         emulator.inject(.transportError(.networkConnectionLost))
         let error = try fetch()
-        guard let urlError = error as? URLError else {
+        // `error as NSError` passes the same error on; Linux's Foundation does not bridge that NSError back to URLError.
+        let bridged = (error as NSError?).flatMap { nsError -> URLError? in
+            let code: URLError.Code? = URLError.Code(rawValue: nsError.code)  // failable on Linux only
+            return nsError.domain == NSURLErrorDomain ? code.map { URLError($0) } : nil
+        }
+        guard let urlError = error as? URLError ?? bridged else {
             throw fail("""
                 The request failed without any answer (URLError.networkConnectionLost), and fetchMessageThreads passed \
                 \(error.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil (success)") to its completion. Pass the data \
@@ -256,6 +310,11 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
             See LESSONS.md §4.6.
             """)
     }
+
+    static let badGatewayPage = """
+        <html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>\
+        <p>The proxy could not reach the server.</p></body></html>
+        """
 
     static let cutOff = #"{"695398C4-498C-40A8-AA76-CB2B20DFD9FA" : {"identifier" : "695398C4-498C-40A8-AA76-CB2B20DFD9FA", "title" : "REST A"#
 }

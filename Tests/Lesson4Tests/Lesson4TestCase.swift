@@ -75,6 +75,21 @@ class Lesson4TestCase: LabTestCase {
         return (.object(threads), deleted)
     }
 
+    /// The course's sample database and a second thread titled "REST APIs" like the first (another identifier,
+    /// another message): two threads that only their identifiers tell apart.
+    static func sampleWithASecondThreadOfTheSameTitle() throws -> JSONValue {
+        guard var threads = try sampleDatabase().objectValue else {
+            throw FixtureProblem(description: "Fixtures/databases/message-board-sample.json is not an object")
+        }
+        let second = "5D1E2F3A-4B5C-4D6E-8F70-8192A3B4C5D6"
+        threads[second] = [
+            "identifier": .string(second),
+            "title": "REST APIs",
+            "messages": ["-LKa2Zt7xq1bQd0Rm4Vw": ["sender": "Priya", "text": "Same title, another thread", "timestamp": 5.56800000654321E8]],
+        ]
+        return .object(threads)
+    }
+
     /// What fetchMessageThreads should leave in `messageThreads` for `database`: every thread, decoded with the
     /// given model, sorted by title with String's `<`.
     static func expectedThreads(in database: JSONValue) throws -> [MessageThread] {
@@ -126,6 +141,22 @@ class Lesson4TestCase: LabTestCase {
             if !completed.isSet && emulator.requests.count > requestsBefore {
                 listWhileInFlight = fetcher.messageThreads
             }
+            // A cancelled request ends at once, long before the emulator's answer (URLError.cancelled, or a Swift
+            // CancellationError from async code): name the cancelling, before that early completion is reported.
+            let cancelWindow = Date(timeIntervalSinceNow: min(emulator.latency, 0.2) * 0.8)
+            while !completed.isSet && Date() < cancelWindow {
+                RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.002))
+            }
+            if completed.isSet, Self.wasCancelled(firstError) {
+                XCTFail("""
+                    fetchMessageThreads's completion got \(firstError.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil") \
+                    before the server answered: the request was cancelled — by `task.cancel()`, by \
+                    `session.invalidateAndCancel()`, or because the Task awaiting it was cancelled. Nothing may cancel \
+                    the fetch's own request: let the data task run until the server answers, and never invalidate the \
+                    injected `session` (it is not yours: the app and the tests use it again). See LESSONS.md §4.6.
+                    """, file: file, line: line)
+                return
+            }
             // A request sent elsewhere (URLSession.shared, another host) fails at once, so its completion comes
             // before any answer from the emulator: say where it went, before that early completion is reported.
             if completed.isSet && emulator.requests.count == requestsBefore {
@@ -145,6 +176,15 @@ class Lesson4TestCase: LabTestCase {
         settle()
         listSeenByCompletion = seen
         return error
+    }
+
+    /// True when `error` says a request was cancelled: URLError.cancelled (or the NSError it bridges to), or a Swift
+    /// CancellationError.
+    static func wasCancelled(_ error: Error?) -> Bool {
+        guard let error = error else { return false }
+        if error is CancellationError { return true }
+        let nsError = error as NSError
+        return nsError.domain == NSURLErrorDomain && nsError.code == URLError.Code.cancelled.rawValue
     }
 
     /// The URLError `error` is, or was caused by (`NSUnderlyingErrorKey`, as `Data(contentsOf:)` wraps a failed
@@ -527,6 +567,16 @@ class Lesson4TestCase: LabTestCase {
     func checkHTTPStatusError(_ error: Error?, status: Int, answer: String,
                               file: StaticString = #filePath, line: UInt = #line) throws {
         let reference = "See LESSONS.md §4.4."
+        let sent = emulator.requests
+        if sent.count > 1 {
+            throw fail("""
+                fetchMessageThreads sent \(sent.count) requests for one fetch (\(sent.map(\.summary).joined(separator: "; "))): \
+                after the server answered \(answer) it asked again, and the completion got \
+                \(error.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil (success)"). One fetch is one GET: pass the \
+                refusal to the completion as HTTPStatusError(statusCode:body:), and let the caller decide whether to \
+                try again. \(reference)
+                """, file: file, line: line)
+        }
         guard let error = error else {
             throw fail("""
                 The emulator answered \(answer), and fetchMessageThreads called completion(nil), as if it had \
