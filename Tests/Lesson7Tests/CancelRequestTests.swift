@@ -115,13 +115,8 @@ final class CancelRequestTests: Lesson7TestCase {
         try cancel(cancelled.id)
         _ = wasCancelled(cancelled.index)
         settle()  // the cancelled call's completion handler has run by now
-        let service = self.service!
-        let returned = Flag()
         let next = CallLog<[Room]>()
-        DispatchQueue.global().async {
-            service.fetchRooms(success: next.success, failure: next.failure)
-            returned.set()
-        }
+        let returned = fetchRoomsOnAnotherThread(into: next)
         // A thread still waiting after 1 s stays blocked; the test ends without it.
         guard eventually(within: 1, { returned.isSet }) else {
             return XCTFail("""

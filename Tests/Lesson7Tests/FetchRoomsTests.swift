@@ -39,13 +39,8 @@ final class FetchRoomsTests: Lesson7TestCase {
     /// answer, so nothing depends on timing.
     func test_fetchRooms_returnsBeforeTheAnswer() throws {
         emulator.holdResponses()
-        let service = self.service!
-        let returned = Flag()
         let log = CallLog<[Room]>()
-        DispatchQueue.global().async {
-            service.fetchRooms(success: log.success, failure: log.failure)
-            returned.set()
-        }
+        let returned = fetchRoomsOnAnotherThread(into: log)
         let returnedInTime = eventually { returned.isSet || !StubLog.recorded.isEmpty } && returned.isSet
         let reached = emulator.requests.first?.summary
         emulator.releaseHeldResponses()

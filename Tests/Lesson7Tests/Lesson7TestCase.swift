@@ -264,3 +264,17 @@ func eventually(within timeout: TimeInterval = 2, _ condition: () -> Bool) -> Bo
     while !condition() && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.002)) }
     return condition()
 }
+
+extension Lesson7TestCase {
+    /// Calls fetchRooms on another thread, so that a call waiting for its own answer blocks that thread and not the
+    /// test's; the flag is set once the call has returned.
+    func fetchRoomsOnAnotherThread(into log: CallLog<[Room]>) -> Flag {
+        let service = self.service!
+        let returned = Flag()
+        DispatchQueue.global().async {
+            service.fetchRooms(success: log.success, failure: log.failure)
+            returned.set()
+        }
+        return returned
+    }
+}
