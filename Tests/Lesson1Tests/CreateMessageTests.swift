@@ -30,6 +30,9 @@ final class CreateMessageTests: Lesson1TestCase {
         var date: Date { Date(timeIntervalSinceReferenceDate: timestamp) }
     }
 
+    /// The text the body test sends: with quotes and a line break, which a JSON string must escape.
+    static let quotedText = "Hello, \"Firebase\"\nSecond line"
+
     /// Reads the message in createMessage's body, checking its timestamp was made between `before` and `after`.
     func sentMessage(in request: RecordedRequest, madeBetween before: Date, and after: Date,
                      file: StaticString = #filePath, line: UInt = #line) throws -> SentMessage {
@@ -37,7 +40,7 @@ final class CreateMessageTests: Lesson1TestCase {
         guard let json = try? JSONValue(data: data) else {
             throw fail("""
                 createMessage's body is not JSON: \(request.summary). Encode the MessageThread.Message with JSONEncoder \
-                and send that as the body. See LESSONS.md §1.4.
+                and send that as the body.\(CreateMessageThreadTests.pastedJSONNote(request, title: Self.quotedText)) See LESSONS.md §1.4.
                 """, file: file, line: line)
         }
         guard let object = json.objectValue else {
@@ -70,6 +73,12 @@ final class CreateMessageTests: Lesson1TestCase {
                 why = "That is seconds since 1970 (`.secondsSince1970`, or timeIntervalSince1970), 31 years off"
             } else if (earliest...latest).contains(Date(timeIntervalSince1970: seconds / 1000).timeIntervalSinceReferenceDate) {
                 why = "That is milliseconds since 1970 (`.millisecondsSince1970`)"
+            } else if let offset = Self.timeZoneOffset(of: seconds, between: earliest, and: latest) {
+                why = """
+                    That is the time shifted by \(offset / 3600) h \(abs(offset) % 3600 / 60) min, the offset of the device's \
+                    time zone (the test ran in \(Self.deviceTimeZone), UTC+5:30). A Date is an instant, the same in \
+                    every time zone: send Date() as it is, without adding `secondsFromGMT()`
+                    """
             }
             throw fail("""
                 The message's `timestamp` in createMessage's body is \(timestamp.description); it should be \(expected), \
@@ -111,13 +120,41 @@ final class CreateMessageTests: Lesson1TestCase {
             """)
     }
 
+    /// The time zone the body test runs in (UTC+5:30, no daylight saving): a timestamp shifted by the device's time
+    /// zone is wrong on every machine, not only off UTC.
+    static let deviceTimeZone = "Asia/Kolkata"
+
+    /// When `seconds` is a moment in `earliest...latest` shifted by a whole number of minutes within a day's offsets
+    /// (a time zone's offset, added or taken away): that offset in seconds.
+    static func timeZoneOffset(of seconds: Double, between earliest: Double, and latest: Double) -> Int? {
+        guard let zone = TimeZone(identifier: deviceTimeZone) else { return nil }
+        let offset = Double(zone.secondsFromGMT())
+        if (earliest...latest).contains(seconds - offset) { return Int(offset) }
+        if (earliest...latest).contains(seconds + offset) { return -Int(offset) }
+        return nil
+    }
+
+    /// Runs `body` with the process's time zone (TZ, so TimeZone.current too) set to `deviceTimeZone`, then puts it back.
+    func inDeviceTimeZone<T>(_ body: () throws -> T) rethrows -> T {
+        let saved = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", Self.deviceTimeZone, 1)
+        NSTimeZone.resetSystemTimeZone()
+        defer {
+            if let saved = saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            NSTimeZone.resetSystemTimeZone()
+        }
+        return try body()
+    }
+
     func test_createMessage_bodyIsTheNewMessageAsJSON() throws {
         let before = Date()
-        try createMessage(in: sampleThread(), text: "Hello, Firebase", sender: "Grace")
+        // A quote and a line break in the text: JSONEncoder escapes them; a body pasted together from strings breaks on them.
+        // In a time zone off UTC: a timestamp shifted by the device's time zone shows.
+        try inDeviceTimeZone { try createMessage(in: sampleThread(), text: Self.quotedText, sender: "Grace") }
         let after = Date()
         let request = try onlyRequest(from: exercise)
         let message = try sentMessage(in: request, madeBetween: before, and: after)
-        XCTAssertEqual(message.text, "Hello, Firebase", "The message in createMessage's body has the wrong text: the text passed in was \"Hello, Firebase\". Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
+        XCTAssertEqual(message.text, Self.quotedText, "The message in createMessage's body has the wrong text: the text passed in was \(Self.quotedText.debugDescription). Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
         XCTAssertEqual(message.sender, "Grace", "The message in createMessage's body has the wrong sender: the sender passed in was \"Grace\". Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
     }
 

@@ -15,6 +15,16 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         let identifier: String
     }
 
+    /// The title the body test sends: with quotes, which a JSON string must escape.
+    static let quotedTitle = "Codable, \"nested\""
+
+    /// For a body that is not JSON although it holds the text passed in, unescaped: it was pasted together from strings.
+    static func pastedJSONNote(_ request: RecordedRequest, title: String) -> String {
+        guard let text = request.bodyText, text.contains(title) else { return "" }
+        return " The body holds \(title.debugDescription) as it is, unescaped: it was pasted together from strings, and a " +
+            "quote or a line break in the text ends the JSON string early. JSONEncoder escapes them (\\\", \\n)."
+    }
+
     /// Reads the body of the thread's request as Firebase would: a JSON object with `title` and `identifier`
     /// strings and no messages (`messages` absent, null, [] or {}: Firebase stores none of them).
     func sentThread(in request: RecordedRequest, file: StaticString = #filePath, line: UInt = #line) throws -> SentThread {
@@ -22,7 +32,7 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         guard let json = try? JSONValue(data: data) else {
             throw fail("""
                 createMessageThread's body is not JSON: \(request.summary). Encode the thread with JSONEncoder and send \
-                that as the body. See LESSONS.md §1.3.
+                that as the body.\(Self.pastedJSONNote(request, title: Self.quotedTitle)) See LESSONS.md §1.3.
                 """, file: file, line: line)
         }
         guard let object = json.objectValue else {
@@ -74,11 +84,12 @@ final class CreateMessageThreadTests: Lesson1TestCase {
     }
 
     func test_createMessageThread_bodyIsTheNewThreadAsJSON() throws {
-        try createThread(title: "Codable, nested")
+        // A quote in the title: JSONEncoder escapes it; a body pasted together from strings breaks on it.
+        try createThread(title: Self.quotedTitle)
         let request = try onlyRequest(from: exercise)
         let thread = try sentThread(in: request)
-        XCTAssertEqual(thread.title, "Codable, nested", """
-            The thread in createMessageThread's body has the wrong title: the title passed in was "Codable, nested". \
+        XCTAssertEqual(thread.title, Self.quotedTitle, """
+            The thread in createMessageThread's body has the wrong title: the title passed in was \(Self.quotedTitle.debugDescription). \
             Body: \(request.bodyText ?? ""). See LESSONS.md §1.3.
             """)
         XCTAssertNotNil(UUID(uuidString: thread.identifier), """
