@@ -131,6 +131,13 @@ extension Lesson6TestCase {
                 \(head) A \(code) answer's body is not a todo (this server sends `{}` or an error object), so decoding it \
                 fails and hides the real cause. Check the status before decoding: outside 200...299 it is .status(\(code)).
                 """
+        case (.status(let code), .transport(let urlError)) where urlError.code == .unknown:
+            return """
+                \(head) But the server did answer, with \(code), and URLSession reported no error: that URLError(-1), \
+                .unknown, is one your own code made — a catch-all `catch` that also caught your own .status(\(code)) and \
+                turned it into .transport. Rethrow your own TodoAPIError as it is (`catch let error as TodoAPIError { throw error }` \
+                before the catch-all), and keep .transport for a URLError URLSession gave: report .status(\(code)).
+                """
         case (.status(let code), .transport):
             return "\(head) But the server did answer, with \(code): .transport is for no answer at all. Report .status(\(code))."
         case (.status(let code), _):
