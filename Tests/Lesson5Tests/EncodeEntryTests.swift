@@ -91,6 +91,14 @@ final class EncodeEntryTests: Lesson5TestCase {
                 JSONEncoder writes for a Date by default. Encode the Date itself. See LESSONS.md §5.2.
                 """)
         }
+        if abs(number - seconds) >= 0.000_001, number == number.rounded(), abs(number - seconds) < 1 {
+            throw fail("""
+                encode(to:) wrote "timestamp": \(number), whole seconds since 1 January 2001; the entry's timestamp is \
+                \(seconds), with its fraction of a second. An `Int(…)` (or rounding) of `timeIntervalSinceReferenceDate` \
+                drops it, and the journal's timestamp is then another value: encode the Date itself (or the Double \
+                `timeIntervalSinceReferenceDate`). See LESSONS.md §5.2.
+                """)
+        }
         XCTAssertEqual(number, seconds, accuracy: 0.000_001, """
             encode(to:) wrote "timestamp": \(number); the entry's timestamp is \(seconds) seconds since 1 January 2001. \
             Encode the Date itself. See LESSONS.md §5.2.

@@ -83,9 +83,10 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                 When fetchEntriesFromServer called completion(nil) the store held \(seen.records.count) of the \
                 journal's \(journal.count) entries, and it had been saved \(seen.saves) time(s); the entries came \
                 later, and the saved store (`store.persisted`) holds \(persisted.count). The merge ran after the save \
-                and the completion: it was sent to another queue (a `DispatchQueue.main.async { … }` block) that the \
-                save and completion(nil) did not wait for. Put the merge, the save and the completion in the same \
-                block, in that order. See LESSONS.md §5.8.
+                and the completion: it was sent elsewhere — a `DispatchQueue.main.async { … }` block, or a \
+                `Task { … }` (`Task { @MainActor in … }`) that nothing awaits — and the save and completion(nil) did \
+                not wait for it. Put the merge, the save and the completion in the same block (or `await` the \
+                merge), in that order. See LESSONS.md §5.8.
                 """)
         }
         XCTAssertTrue(persisted == journal, """
