@@ -282,6 +282,13 @@ class Lesson5TestCase: LabTestCase {
             The emulator answered \(answer), and \(exercise.function) passed HTTPStatusError with statusCode \
             \(statusError.statusCode): pass the response's own status. See \(exercise.reference).
             """, file: file, line: line)
+        // The body says why (Firebase's {"error" : "Permission denied"}): the contract's error carries it as text.
+        XCTAssertTrue(statusError.body.contains("\"error\""), """
+            The emulator answered \(answer), and \(exercise.function) passed HTTPStatusError(statusCode: \(status)) \
+            with the body \(statusError.body.debugDescription): pass the response's body too, as text — \
+            HTTPStatusError(statusCode: status, body: String(decoding: data ?? Data(), as: UTF8.self)) — it is what \
+            says why the server refused. See \(exercise.reference).
+            """, file: file, line: line)
     }
 
     /// Stops the test unless `error` is the URLError `.networkConnectionLost` the emulator's transport fault gave.
