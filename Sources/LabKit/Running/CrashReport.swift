@@ -84,6 +84,11 @@ struct CrashReport: Equatable {
         return (function, place)
     }
 
+    /// " in your code, in `f` at Exercises/…:12" when the crash is placed in the learner's code; "" otherwise.
+    private var whereText: String {
+        function.flatMap { function in place.map { " in your code, in `\(function)` at \($0)" } } ?? ""
+    }
+
     /// What the test's failure says about it, after "the test crashed".
     var explanation: String {
         if isRecursion, let function = function, let place = place {
@@ -93,19 +98,17 @@ struct CrashReport: Equatable {
             return " in `\(collection)`, called by your `\(function)` at \(place): memory breaks like this in Swift only when two threads change one value (a Dictionary, an Array) at once, or one reads it while another changes it — guard every read and write of the shared state with a lock (or a serial queue)."
         }
         let reasonText = reason.hasPrefix("Fatal error") ? " (\(reason))" : ""
-        if reason.contains("CONTINUATION MISUSE"), let function = function, let place = place {
-            return " in your code, in `\(function)` at \(place)\(reasonText): a continuation must be resumed exactly once on every path — `return` after each `resume(…)`, or resume once with a `Result`."
+        if reason.contains("CONTINUATION MISUSE"), function != nil, place != nil {
+            return "\(whereText)\(reasonText): a continuation must be resumed exactly once on every path — `return` after each `resume(…)`, or resume once with a `Result`."
         }
         if isSyncOnItsOwnQueue {
-            let whereText = function.flatMap { function in place.map { " in your code, in `\(function)` at \($0)" } } ?? ""
             return "\(whereText): `sync` onto a serial queue from work already running on that queue — it would wait for itself forever, so libdispatch stops the program. Often a closure called inside `queue.sync { }` calls back into your code (an app's callback that calls your stop(), say): take what you need inside `sync`, and call the closures after it."
         }
         if reason.contains("Session invalidated") {
-            let whereText = function.flatMap { function in place.map { " in your code, in `\(function)` at \($0)" } } ?? ""
             return "\(whereText)\(reasonText): a task was made on a URLSession that had been invalidated — by `finishTasksAndInvalidate()` or `invalidateAndCancel()` — and Foundation stops the program then. Do not invalidate the session you were given: it is not yours to end, and every later request through it crashes."
         }
-        if let function = function, let place = place {
-            return " in your code, in `\(function)` at \(place)\(reasonText): often a force unwrap (!) of nil, an index out of range, or a fatalError."
+        if function != nil, place != nil {
+            return "\(whereText)\(reasonText): often a force unwrap (!) of nil, an index out of range, or a fatalError."
         }
         return "\(reasonText): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError."
     }
