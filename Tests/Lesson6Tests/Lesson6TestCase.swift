@@ -34,7 +34,8 @@ class Lesson6TestCase: LabTestCase {
     /// What the tests save: new, so without an id; a title the data does not have; already done (`completed` true,
     /// not the default), so that a body that writes `false` whatever the todo says shows.
     static let newUserID = 7
-    static let newTitle = "Learn REST with typed errors ✅"
+    /// With quotes, so that a body pasted together from strings (`"{\"title\": \"\(todo.title)\"…"`) is not JSON.
+    static let newTitle = #"Learn "REST" with typed errors ✅"#
     static let newCompleted = true
     static var newTodo: Todo { Todo(userId: newUserID, title: newTitle, completed: newCompleted) }
     /// The new todo as the server stores it, with the id it assigned.
@@ -97,12 +98,15 @@ class Lesson6TestCase: LabTestCase {
                      _ body: @escaping () async throws -> Todo) throws -> Result<Todo, Error> {
         let finished = XCTestExpectation(description: "\(exercise.function) returns or throws")
         let box = Box<Result<Todo, Error>>()
+        let returnedAt = Box<Date>()
+        let requestsBefore = emulator.requests.count
         let task = Task.detached {
             do {
                 box.set(.success(try await body()))
             } catch {
                 box.set(.failure(error))
             }
+            returnedAt.set(Date())
             finished.fulfill()
         }
         let waited = XCTWaiter().wait(for: [finished], timeout: CompletionTimeouts.normal)
@@ -124,15 +128,45 @@ class Lesson6TestCase: LabTestCase {
                     continuation exactly once); `session.data(for:)` needs neither.
                     """
                 : """
-                    If you bridge to a completion handler with `withCheckedThrowingContinuation`, every path of the handler \
-                    must call `continuation.resume(…)` exactly once; if you use `session.data(for:)`, nothing can hang.
+                    So something it awaits never finished. If you bridge to a completion handler with \
+                    `withCheckedThrowingContinuation`, every path of the handler must call `continuation.resume(…)` exactly \
+                    once; if you race the request against a time-out in a task group, cancel the other child once the first \
+                    result is in (`group.cancelAll()`): a group returns only when every child task has finished. \
+                    `session.data(for:)` alone cannot hang.
                     """
             throw fail("""
                 \(exercise.function) neither returned nor threw within \(Int(CompletionTimeouts.normal)) s. The emulator \
                 received: \(report.summary). \(cause) See \(exercise.reference).
                 """, file: file, line: line)
         }
+        if let returned = returnedAt.get(), let early = returnedBeforeTheAnswer(exercise, returned, outcome, requestsBefore: requestsBefore) {
+            throw fail(early, file: file, line: line)
+        }
         return outcome
+    }
+
+    /// Why an async call that returned at `returned` did so before the server answered its request — work left
+    /// running after the call (a `Task { }` nothing awaits) — or nil. With no request yet, waits briefly for a late one.
+    private func returnedBeforeTheAnswer(_ exercise: Exercise, _ returned: Date, _ outcome: Result<Todo, Error>,
+                                         requestsBefore: Int) -> String? {
+        let latency = emulator.latency
+        var sent = emulator.requests.dropFirst(requestsBefore)
+        if sent.isEmpty {
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: latency + 0.1))
+            sent = emulator.requests.dropFirst(requestsBefore)
+        }
+        guard let request = sent.first else { return nil }
+        let answeredAt = request.receivedAt.addingTimeInterval(latency)
+        guard returned < answeredAt else { return nil }
+        let what = (try? outcome.get()).map { "returned \($0)" } ?? "threw \(Self.describe(outcome))"
+        return """
+            \(exercise.function) \(what) before the server answered: the server took \(Int(latency * 1000)) ms to \
+            answer \(request.method) \(request.path), and the call had ended \(Int((answeredAt.timeIntervalSince(returned) * 1000).rounded())) ms \
+            before that answer — so what it gave cannot come from the answer, and its request was still running after it \
+            returned. An async function awaits its request (`try await session.data(for:)`) and returns what the server \
+            answered; a request started in a `Task { }` that nothing awaits is work left running, and its outcome is lost. \
+            See \(exercise.reference).
+            """
     }
 
     // MARK: The request
@@ -169,6 +203,7 @@ class Lesson6TestCase: LabTestCase {
         if request.method != "GET" {
             return "\(exercise.function) sent \(request.summary). Reading a todo is a GET: it asks and changes nothing. See LESSONS.md §6.1."
         }
+        if let doubled = doubleSlash(request, exercise, wanted: "/todos/\(id)") { return doubled }
         if request.hasJSONSuffix {
             return """
                 \(exercise.function) sent \(request.summary): the URL ends in `.json`, which is Firebase's dialect. This API's \
@@ -205,6 +240,7 @@ class Lesson6TestCase: LabTestCase {
             let lost = bare ? " Its method, header and body were all lost: was the data task given the URLRequest itself, or only its URL (`request.url`)?" : ""
             return "\(exercise.function) sent \(request.summary). Creating a todo is a POST to the collection, /todos.\(lost) See LESSONS.md §6.1."
         }
+        if let doubled = doubleSlash(request, exercise, wanted: "/todos") { return doubled }
         if request.hasJSONSuffix {
             return "\(exercise.function) sent \(request.summary): the URL ends in `.json`, which is Firebase's dialect. New todos are POSTed to <baseURL>/todos. See LESSONS.md §6.1."
         }
@@ -215,6 +251,20 @@ class Lesson6TestCase: LabTestCase {
                 """
         }
         return nil
+    }
+
+    /// What is wrong with a path that begins with two slashes (`//todos/157`), or nil. `path` and `summary` show the
+    /// path with its empty segments dropped, so the message quotes the URL as sent.
+    static func doubleSlash(_ request: RecordedRequest, _ exercise: Exercise, wanted: String) -> String? {
+        let sent = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? request.url.path
+        guard sent.hasPrefix("//") else { return nil }
+        return """
+            \(exercise.function) sent \(request.method) \(request.url.absoluteString): the path begins with two slashes, \
+            \(sent). The base URL already ends in `/`, so pasting "/todos…" after its text ("\\(baseURL)/todos…", \
+            `baseURL.absoluteString + "/todos…"`) doubles it, and json-server does not route //todos: it answers 404. \
+            Build the URL from the base, not its text: `baseURL.appendingPathComponent("todos")`, so \(wanted). \
+            See LESSONS.md §6.1.
+            """
     }
 
     /// Nil when the request says its body is JSON.
