@@ -73,6 +73,7 @@ class Lesson6TestCase: LabTestCase {
         let result: Result<Todo, TodoAPIError> = try awaitCompletion(of: Self.fetch, on: emulator, file: file, line: line) { done in
             api.todo(id: id, completion: done)
         }
+        letLeftoverTasksFinish()
         return result.mapError { $0 }
     }
 
@@ -80,6 +81,7 @@ class Lesson6TestCase: LabTestCase {
         let result: Result<Todo, TodoAPIError> = try awaitCompletion(of: Self.save, on: emulator, file: file, line: line) { done in
             api.save(todo, completion: done)
         }
+        letLeftoverTasksFinish()
         return result.mapError { $0 }
     }
 
@@ -113,6 +115,7 @@ class Lesson6TestCase: LabTestCase {
         // A handler that resumed a continuation goes on running on the session's queue: let it finish here, so that
         // what it does next (a second resume stops the program) happens in this test, not in a later one.
         settle(emulator.session)
+        letLeftoverTasksFinish()
         try stopIfAStubRan(file: file, line: line)
         if let wrongPlace = TrafficReport(emulator).wrongPlace(exercise, baseURL: emulator.baseURL) {
             throw fail(wrongPlace, file: file, line: line)
@@ -145,6 +148,29 @@ class Lesson6TestCase: LabTestCase {
         return outcome
     }
 
+    /// Lets what the call left running on the session finish — at once when nothing runs, at most 0.5 s — so that a
+    /// request it sent after reporting (work left running) is counted in this test, whatever the machine's load.
+    func letLeftoverTasksFinish() {
+        // The handler may still be running on the session's queue (a completion called before its last lines).
+        let drained = XCTestExpectation(description: "the session's queue is idle")
+        emulator.session.delegateQueue.addOperation { drained.fulfill() }
+        _ = XCTWaiter().wait(for: [drained], timeout: 1)
+        let deadline = Date().addingTimeInterval(0.5)
+        while Date() < deadline, sessionHasRunningTasks() {
+            RunLoop.current.run(until: Date().addingTimeInterval(0.01))
+        }
+    }
+
+    private func sessionHasRunningTasks() -> Bool {
+        let running = Box<Bool>()
+        let listed = XCTestExpectation(description: "the session's tasks are listed")
+        emulator.session.getAllTasks { tasks in
+            running.set(tasks.contains { $0.state == .running })
+            listed.fulfill()
+        }
+        return XCTWaiter().wait(for: [listed], timeout: 0.5) == .completed && running.get() == true
+    }
+
     /// Why an async call that returned at `returned` did so before the server answered its request — work left
     /// running after the call (a `Task { }` nothing awaits) — or nil. With no request yet, waits briefly for a late one.
     private func returnedBeforeTheAnswer(_ exercise: Exercise, _ returned: Date, _ outcome: Result<Todo, Error>,
@@ -155,7 +181,15 @@ class Lesson6TestCase: LabTestCase {
             RunLoop.current.run(until: Date(timeIntervalSinceNow: latency + 0.1))
             sent = emulator.requests.dropFirst(requestsBefore)
         }
-        guard let request = sent.first else { return nil }
+        guard let request = sent.first else {
+            guard case .success(let todo) = outcome else { return nil }
+            return """
+                \(exercise.function) returned \(todo) without sending any request: nothing reached the server, then or \
+                later. The todo must come from the server's answer to this call — not from a cache or a value of your \
+                own (a cache shared by every TodoAPI even hands one server's todo to another). Each call sends its own \
+                request. See \(exercise.reference).
+                """
+        }
         let answeredAt = request.receivedAt.addingTimeInterval(latency)
         guard returned < answeredAt else { return nil }
         let what = (try? outcome.get()).map { "returned \($0)" } ?? "threw \(Self.describe(outcome))"
