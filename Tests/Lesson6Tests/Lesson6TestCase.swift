@@ -314,11 +314,14 @@ class Lesson6TestCase: LabTestCase {
                 field. See LESSONS.md §6.5.
                 """
         }
+        let appended = (type ?? "").contains(",")
+            ? " The value holds several, separated by commas: `addValue(_:forHTTPHeaderField:)` appends to a header that is already set — set it once, with `setValue`."
+            : ""
         return """
             \(exercise.function) sent its POST \(type.map { "with Content-Type: \($0)" } ?? "without a Content-Type header") \
             (\(request.summary)). This server reads a body only when it is labelled \
             `Content-Type: application/json`; otherwise it ignores it and stores a todo with nothing but an id. Set it \
-            on the request: `request.setValue("application/json", forHTTPHeaderField: "Content-Type")`. See LESSONS.md §6.5.
+            on the request: `request.setValue("application/json", forHTTPHeaderField: "Content-Type")`.\(appended) See LESSONS.md §6.5.
             """
     }
 
