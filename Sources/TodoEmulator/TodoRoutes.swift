@@ -6,7 +6,12 @@ enum TodoRoutes {
 
     static func respond(to request: ServiceRequest, store: inout TodoStore) -> EmulatorResponse {
         // `/todos/1.json` is not a route of json-server: the `.json` suffix is part of the id, which matches nothing.
-        guard let segments = request.segments, !request.hasJSONSuffix, segments.first == collection, segments.count <= 2 else {
+        // Nor is `//todos/1` (a base URL that ends in `/`, then "/todos" pasted after it): json-server mounts each
+        // collection with `router.use('/todos', …)`, and Express matches that mount path, `^\/todos`, against the
+        // path as sent, so a leading empty segment reaches json-server's catch-all, 404 `{}`. (An empty segment after
+        // the collection, `/todos//1`, is routed: Express trims the matched `/todos/` and routes the rest, `/1`.)
+        guard let segments = request.segments, !request.hasJSONSuffix, !startsWithEmptySegment(request),
+              segments.first == collection, segments.count <= 2 else {
             return notFound
         }
         let id = segments.count == 2 ? segments[1] : nil
@@ -29,6 +34,12 @@ enum TodoRoutes {
         default:
             return notFound
         }
+    }
+
+    /// The path as sent begins with two slashes (`//todos/4`): an empty first segment, which `segments` drops.
+    static func startsWithEmptySegment(_ request: ServiceRequest) -> Bool {
+        let sent = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? request.url.path
+        return sent.hasPrefix("//")
     }
 
     /// The JSON object in the body, read only with `Content-Type: application/json` (json-server's body parser);

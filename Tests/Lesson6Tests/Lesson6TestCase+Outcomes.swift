@@ -90,8 +90,10 @@ extension Lesson6TestCase {
         switch outcome {
         case .success(let todo):
             var why = ""
-            if case .status = wanted {
-                why = " The status decides, whatever the body holds: check it before decoding (outside 200...299 is a failure), not only once decoding has failed."
+            if case .status(let code) = wanted {
+                why = (300...399).contains(code)
+                    ? " Success is 200...299 and nothing else: a 3xx is not one (nor is any status that `statusCode < 400` or a range up to 300 lets through) — check `(200...299).contains(statusCode)` before decoding."
+                    : " The status decides, whatever the body holds: check it before decoding (outside 200...299 is a failure), not only once decoding has failed."
             }
             throw fail("""
                 The server \(answer), and \(function) reported success with \(todo). That is a failure: \

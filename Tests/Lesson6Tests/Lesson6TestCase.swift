@@ -34,7 +34,8 @@ class Lesson6TestCase: LabTestCase {
     /// What the tests save: new, so without an id; a title the data does not have; already done (`completed` true,
     /// not the default), so that a body that writes `false` whatever the todo says shows.
     static let newUserID = 7
-    static let newTitle = "Learn REST with typed errors ✅"
+    /// With quotes, so that a body pasted together from strings (`"{\"title\": \"\(todo.title)\"…"`) is not JSON.
+    static let newTitle = #"Learn "REST" with typed errors ✅"#
     static let newCompleted = true
     static var newTodo: Todo { Todo(userId: newUserID, title: newTitle, completed: newCompleted) }
     /// The new todo as the server stores it, with the id it assigned.
@@ -72,6 +73,7 @@ class Lesson6TestCase: LabTestCase {
         let result: Result<Todo, TodoAPIError> = try awaitCompletion(of: Self.fetch, on: emulator, file: file, line: line) { done in
             api.todo(id: id, completion: done)
         }
+        letLeftoverTasksFinish()
         return result.mapError { $0 }
     }
 
@@ -79,6 +81,7 @@ class Lesson6TestCase: LabTestCase {
         let result: Result<Todo, TodoAPIError> = try awaitCompletion(of: Self.save, on: emulator, file: file, line: line) { done in
             api.save(todo, completion: done)
         }
+        letLeftoverTasksFinish()
         return result.mapError { $0 }
     }
 
@@ -97,18 +100,22 @@ class Lesson6TestCase: LabTestCase {
                      _ body: @escaping () async throws -> Todo) throws -> Result<Todo, Error> {
         let finished = XCTestExpectation(description: "\(exercise.function) returns or throws")
         let box = Box<Result<Todo, Error>>()
+        let returnedAt = Box<Date>()
+        let requestsBefore = emulator.requests.count
         let task = Task.detached {
             do {
                 box.set(.success(try await body()))
             } catch {
                 box.set(.failure(error))
             }
+            returnedAt.set(Date())
             finished.fulfill()
         }
         let waited = XCTWaiter().wait(for: [finished], timeout: CompletionTimeouts.normal)
         // A handler that resumed a continuation goes on running on the session's queue: let it finish here, so that
         // what it does next (a second resume stops the program) happens in this test, not in a later one.
         settle(emulator.session)
+        letLeftoverTasksFinish()
         try stopIfAStubRan(file: file, line: line)
         if let wrongPlace = TrafficReport(emulator).wrongPlace(exercise, baseURL: emulator.baseURL) {
             throw fail(wrongPlace, file: file, line: line)
@@ -124,15 +131,76 @@ class Lesson6TestCase: LabTestCase {
                     continuation exactly once); `session.data(for:)` needs neither.
                     """
                 : """
-                    If you bridge to a completion handler with `withCheckedThrowingContinuation`, every path of the handler \
-                    must call `continuation.resume(…)` exactly once; if you use `session.data(for:)`, nothing can hang.
+                    So something it awaits never finished. If you bridge to a completion handler with \
+                    `withCheckedThrowingContinuation`, every path of the handler must call `continuation.resume(…)` exactly \
+                    once; if you race the request against a time-out in a task group, cancel the other child once the first \
+                    result is in (`group.cancelAll()`): a group returns only when every child task has finished. \
+                    `session.data(for:)` alone cannot hang.
                     """
             throw fail("""
                 \(exercise.function) neither returned nor threw within \(Int(CompletionTimeouts.normal)) s. The emulator \
                 received: \(report.summary). \(cause) See \(exercise.reference).
                 """, file: file, line: line)
         }
+        if let returned = returnedAt.get(), let early = returnedBeforeTheAnswer(exercise, returned, outcome, requestsBefore: requestsBefore) {
+            throw fail(early, file: file, line: line)
+        }
         return outcome
+    }
+
+    /// Lets what the call left running on the session finish — at once when nothing runs, at most 0.5 s — so that a
+    /// request it sent after reporting (work left running) is counted in this test, whatever the machine's load.
+    func letLeftoverTasksFinish() {
+        // The handler may still be running on the session's queue (a completion called before its last lines).
+        let drained = XCTestExpectation(description: "the session's queue is idle")
+        emulator.session.delegateQueue.addOperation { drained.fulfill() }
+        _ = XCTWaiter().wait(for: [drained], timeout: 1)
+        let deadline = Date().addingTimeInterval(0.5)
+        while Date() < deadline, sessionHasRunningTasks() {
+            RunLoop.current.run(until: Date().addingTimeInterval(0.01))
+        }
+    }
+
+    private func sessionHasRunningTasks() -> Bool {
+        let running = Box<Bool>()
+        let listed = XCTestExpectation(description: "the session's tasks are listed")
+        emulator.session.getAllTasks { tasks in
+            running.set(tasks.contains { $0.state == .running })
+            listed.fulfill()
+        }
+        return XCTWaiter().wait(for: [listed], timeout: 0.5) == .completed && running.get() == true
+    }
+
+    /// Why an async call that returned at `returned` did so before the server answered its request — work left
+    /// running after the call (a `Task { }` nothing awaits) — or nil. With no request yet, waits briefly for a late one.
+    private func returnedBeforeTheAnswer(_ exercise: Exercise, _ returned: Date, _ outcome: Result<Todo, Error>,
+                                         requestsBefore: Int) -> String? {
+        let latency = emulator.latency
+        var sent = emulator.requests.dropFirst(requestsBefore)
+        if sent.isEmpty {
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: latency + 0.1))
+            sent = emulator.requests.dropFirst(requestsBefore)
+        }
+        guard let request = sent.first else {
+            guard case .success(let todo) = outcome else { return nil }
+            return """
+                \(exercise.function) returned \(todo) without sending any request: nothing reached the server, then or \
+                later. The todo must come from the server's answer to this call — not from a cache or a value of your \
+                own (a cache shared by every TodoAPI even hands one server's todo to another). Each call sends its own \
+                request. See \(exercise.reference).
+                """
+        }
+        let answeredAt = request.receivedAt.addingTimeInterval(latency)
+        guard returned < answeredAt else { return nil }
+        let what = (try? outcome.get()).map { "returned \($0)" } ?? "threw \(Self.describe(outcome))"
+        return """
+            \(exercise.function) \(what) before the server answered: the server took \(Int(latency * 1000)) ms to \
+            answer \(request.method) \(request.path), and the call had ended \(Int((answeredAt.timeIntervalSince(returned) * 1000).rounded())) ms \
+            before that answer — so what it gave cannot come from the answer, and its request was still running after it \
+            returned. An async function awaits its request (`try await session.data(for:)`) and returns what the server \
+            answered; a request started in a `Task { }` that nothing awaits is work left running, and its outcome is lost. \
+            See \(exercise.reference).
+            """
     }
 
     // MARK: The request
@@ -169,6 +237,7 @@ class Lesson6TestCase: LabTestCase {
         if request.method != "GET" {
             return "\(exercise.function) sent \(request.summary). Reading a todo is a GET: it asks and changes nothing. See LESSONS.md §6.1."
         }
+        if let doubled = doubleSlash(request, exercise, wanted: "/todos/\(id)") { return doubled }
         if request.hasJSONSuffix {
             return """
                 \(exercise.function) sent \(request.summary): the URL ends in `.json`, which is Firebase's dialect. This API's \
@@ -205,6 +274,7 @@ class Lesson6TestCase: LabTestCase {
             let lost = bare ? " Its method, header and body were all lost: was the data task given the URLRequest itself, or only its URL (`request.url`)?" : ""
             return "\(exercise.function) sent \(request.summary). Creating a todo is a POST to the collection, /todos.\(lost) See LESSONS.md §6.1."
         }
+        if let doubled = doubleSlash(request, exercise, wanted: "/todos") { return doubled }
         if request.hasJSONSuffix {
             return "\(exercise.function) sent \(request.summary): the URL ends in `.json`, which is Firebase's dialect. New todos are POSTed to <baseURL>/todos. See LESSONS.md §6.1."
         }
@@ -215,6 +285,20 @@ class Lesson6TestCase: LabTestCase {
                 """
         }
         return nil
+    }
+
+    /// What is wrong with a path that begins with two slashes (`//todos/157`), or nil. `path` and `summary` show the
+    /// path with its empty segments dropped, so the message quotes the URL as sent.
+    static func doubleSlash(_ request: RecordedRequest, _ exercise: Exercise, wanted: String) -> String? {
+        let sent = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? request.url.path
+        guard sent.hasPrefix("//") else { return nil }
+        return """
+            \(exercise.function) sent \(request.method) \(request.url.absoluteString): the path begins with two slashes, \
+            \(sent). The base URL already ends in `/`, so pasting "/todos…" after its text ("\\(baseURL)/todos…", \
+            `baseURL.absoluteString + "/todos…"`) doubles it, and json-server does not route //todos: it answers 404. \
+            Build the URL from the base, not its text: `baseURL.appendingPathComponent("todos")`, so \(wanted). \
+            See LESSONS.md §6.1.
+            """
     }
 
     /// Nil when the request says its body is JSON.
@@ -230,11 +314,14 @@ class Lesson6TestCase: LabTestCase {
                 field. See LESSONS.md §6.5.
                 """
         }
+        let appended = (type ?? "").contains(",")
+            ? " The value holds several, separated by commas: `addValue(_:forHTTPHeaderField:)` appends to a header that is already set — set it once, with `setValue`."
+            : ""
         return """
             \(exercise.function) sent its POST \(type.map { "with Content-Type: \($0)" } ?? "without a Content-Type header") \
             (\(request.summary)). This server reads a body only when it is labelled \
             `Content-Type: application/json`; otherwise it ignores it and stores a todo with nothing but an id. Set it \
-            on the request: `request.setValue("application/json", forHTTPHeaderField: "Content-Type")`. See LESSONS.md §6.5.
+            on the request: `request.setValue("application/json", forHTTPHeaderField: "Content-Type")`.\(appended) See LESSONS.md §6.5.
             """
     }
 

@@ -47,7 +47,7 @@ final class TodoModelTests: Lesson6TestCase {
     }
 
     func test_todo_decodesATodoWithoutAnID() throws {
-        let decoded = try decode(Todo.self, #"{"userId": 7, "title": "Learn REST with typed errors ✅", "completed": true}"#)
+        let decoded = try decode(Todo.self, #"{"userId": 7, "title": "Learn \"REST\" with typed errors ✅", "completed": true}"#)
         let id = try encode(decoded)["id"]
         if id != .null {
             throw fail("""

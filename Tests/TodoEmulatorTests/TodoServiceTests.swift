@@ -39,6 +39,20 @@ final class TodoServiceTests: XCTestCase {
         XCTAssertEqual(send("POST", "/todos", ["title": "first"], to: emulator).bodyJSON?["id"], 1)
     }
 
+    /// json-server matches its mount path `/todos` against the path as sent: `//todos/4` (a base URL ending in `/`
+    /// with "/todos/4" pasted after it) is not routed, while an empty segment after the collection is.
+    func test_pathStartingWithTwoSlashes_isNotFound_butOneAfterTheCollectionIsRouted() throws {
+        let emulator = TodoEmulator(todos: try TodoExchange.publishedTodos())
+        for path in ["//todos/4", "//todos"] {
+            let answer = send("GET", path, to: emulator)
+            XCTAssertEqual(answer.statusCode, 404, path)
+            XCTAssertEqual(String(decoding: answer.body, as: UTF8.self), "{}", path)
+        }
+        XCTAssertEqual(send("POST", "//todos", ["title": "lost"], to: emulator).statusCode, 404)
+        XCTAssertEqual(emulator.todos.count, 200)
+        XCTAssertEqual(send("GET", "/todos//4", to: emulator).statusCode, 200)
+    }
+
     func test_twoEmulators_doNotShareTodos() {
         let one = TodoEmulator(), other = TodoEmulator()
         _ = send("POST", "/todos", ["title": "only in one"], to: one)
