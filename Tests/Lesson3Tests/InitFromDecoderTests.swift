@@ -29,7 +29,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
 
     func test_initFrom_readsOneMessageKeyedByAPushID() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-sample.json")
-        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-sample.json (one message, under the push ID \"\(Self.sampleMessageID)\")", log: log)
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-sample.json (one message, under the push ID \"\(Self.sampleMessageID)\")", log: log, thread: thread)
     }
 
     func test_initFrom_threadWithoutAMessagesKey_hasNoMessages() throws {
@@ -42,17 +42,17 @@ final class InitFromDecoderTests: Lesson3TestCase {
 
     func test_initFrom_readsTwelveMessagesKeyedByPushIDs_oldestFirst() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-many-messages.json")
-        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-many-messages.json", log: log)
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-many-messages.json", log: log, thread: thread)
     }
 
     func test_initFrom_readsMessagesThatAPUTStoredAsAnArray_oldestFirst() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-messages-array.json")
-        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-messages-array.json", log: log)
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-messages-array.json", log: log, thread: thread)
     }
 
     func test_initFrom_readsMessagesKeyedByIndexesAndPushIDs_oldestFirst() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-put-then-posted.json")
-        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-put-then-posted.json (keys 0 to 7 from a PUT, then four POSTs)", log: log)
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-put-then-posted.json (keys 0 to 7 from a PUT, then four POSTs)", log: log, thread: thread)
     }
 
     func test_initFrom_keepsAMessageSentTwice() throws {
@@ -62,7 +62,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
 
     func test_initFrom_ordersMessagesWithinOneSecond_oldestFirst() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-burst.json")
-        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-burst.json (eight of its twelve messages within one second)", log: log)
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-burst.json (eight of its twelve messages within one second)", log: log, thread: thread)
     }
 
     /// Equal timestamps are no tie to break: the three may come in any order among themselves.
@@ -196,6 +196,13 @@ final class InitFromDecoderTests: Lesson3TestCase {
             // What a caller needs to learn: the data is bad, and which key is missing. (`decode` gives the path of the
             // thread, []; an error thrown by hand may end it with the key itself.)
             return
+        case .failure(DecodingError.keyNotFound(let other, _)) where other.stringValue != key && !json[other.stringValue].isNull:
+            throw fail("""
+                Fixtures/\(path) has no "\(key)"; init(from:) should throw DecodingError.keyNotFound for "\(key)", but \
+                its keyNotFound names "\(other.stringValue)", a key this thread has: the error names the wrong key (one \
+                thrown by hand, copied from the one for "\(other.stringValue)"?). The caller learns from it which key \
+                is missing. See LESSONS.md §3.3.
+                """, file: file, line: line)
         case .failure(let error as DecodingError):
             throw fail("""
                 Fixtures/\(path) has no "\(key)"; init(from:) should throw DecodingError.keyNotFound for "\(key)" \

@@ -244,6 +244,15 @@ class Lesson3TestCase: LabTestCase {
                 likely a message's timestamp, seconds since 2001 with a fraction (such as 5.55405872056162E8), read as \
                 an Int. Decode it as a Date — or let Message decode itself. \(reference)
                 """
+        case .dataCorrupted(let context) where context.underlyingError is DecodingError:
+            // A catch-all (typed throws(DecodingError) invites one) that wraps every error, a DecodingError included.
+            let inner = context.underlyingError.map(summary) ?? ""
+            return """
+                init(from:) threw a new DecodingError.dataCorrupted decoding \(source) ("\(oneLine(context.debugDescription))"), \
+                which wrapped the DecodingError it caught: \(inner). A caller reads the error itself, not what it wraps: \
+                let a DecodingError through as it is (`catch let error as DecodingError { throw error }`), and wrap only \
+                other errors. \(reference)
+                """
         case .dataCorrupted(let context):
             return "init(from:) found corrupted data decoding \(source)\(describe(context.codingPath)): \(oneLine(context.debugDescription)) \(reference)"
         @unknown default:
@@ -345,7 +354,8 @@ class Lesson3TestCase: LabTestCase {
     /// `checkingOrder`: a test about something else must not fail, by luck or not, on a dictionary's order). Each
     /// failure says what differs, and names a cause only when it checked it (with `log`, what init(from:) asked for).
     func assertMessages(_ actual: [MessageThread.Message], of json: JSONValue, source: String, log: DecoderLog?,
-                        checkingOrder: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
+                        checkingOrder: Bool = true, thread: MessageThread? = nil,
+                        file: StaticString = #filePath, line: UInt = #line) throws {
         let reference = "See LESSONS.md §3.3."
         let expected = Self.referenceMessages(json)
         let shape: String
@@ -453,9 +463,25 @@ class Lesson3TestCase: LabTestCase {
             }
         }
         guard checkingOrder, actual != expected else { return }
-        var cause = "A dictionary (and a JSON object) has no order: sort the messages by timestamp, oldest first, whichever shape they came in."
+        var cause = """
+            A dictionary (and a JSON object) has no order: sort the messages by timestamp, oldest first, whichever \
+            shape they came in (and keep the result: `sorted(by:)` returns a sorted copy, `sort(by:)` sorts a var in place).
+            """
+        // A `messages` whose didSet sorts: an assignment after init sorts them, one in init(from:) does not.
+        var observed = false
+        if let thread = thread {
+            let read = thread.messages
+            thread.messages = read
+            observed = thread.messages != read && thread.messages == expected
+            thread.messages = read
+        }
         let wholeSeconds = actual.map { $0.timestamp.timeIntervalSinceReferenceDate.rounded(.down) }
-        if actual == expected.reversed() {
+        if observed {
+            cause = """
+                Assigned again after init(from:) returned, `messages` sorts itself: a `didSet` does that, but property \
+                observers do not run for assignments in an initialiser. Sort the messages in init(from:) itself.
+                """
+        } else if actual == expected.reversed() {
             cause = "That is newest first: sort in ascending order of timestamp."
         } else if wholeSeconds == wholeSeconds.sorted() {
             cause = """
@@ -505,6 +531,15 @@ class Lesson3TestCase: LabTestCase {
                 encode(to:) wrote \(shortJSON(json)), not a JSON object. A thread is an object with the keys title, \
                 identifier and messages: encode through `encoder.container(keyedBy: CodingKeys.self)`, not a \
                 single-value or unkeyed container. See LESSONS.md §3.4.
+                """
+        }
+        if object.count == 1, let inner = object[thread.identifier]?.objectValue, inner["title"] != nil || inner["identifier"] != nil {
+            return """
+                encode(to:) wrote the thread inside an object keyed by its identifier ({"\(thread.identifier)": {…}}), \
+                as GET /.json shows a whole database. The app PUTs a thread at /<identifier>.json, so its body is the \
+                thread itself: the keys title, identifier and messages at the top, in \
+                `encoder.container(keyedBy: CodingKeys.self)`. Nested, Firebase would store it one level too deep. \
+                See LESSONS.md §3.4.
                 """
         }
         let keys = Set(object.keys)
