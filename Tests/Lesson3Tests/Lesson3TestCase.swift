@@ -63,7 +63,15 @@ class Lesson3TestCase: LabTestCase {
     /// asked for. Stops the test with the decoding error in words when init(from:) throws.
     func decodeThread(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> (thread: MessageThread, json: JSONValue, log: DecoderLog) {
         let (data, json) = try fixture(path, file: file, line: line)
-        let (result, log) = Self.attemptDecoding(data)
+        guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
+            let times = Self.referenceMessages(json).map(\.timestamp)
+            let shared = Set(times).count < times.count
+            throw fail("""
+                init(from:) did not return within 2 s decoding Fixtures/\(path): it is stuck in a loop.\
+                \(shared ? " Some of its messages share a timestamp: a hand-written sort that swaps two messages when their timestamps are equal (`>=` where `>` belongs) swaps them back and forth for ever — or use `sorted(by:)`." : " A `while` whose condition never changes: does every pass move on (an unkeyed container moves only when a decode succeeds)?") \
+                See LESSONS.md §3.3.
+                """, file: file, line: line)
+        }
         switch result {
         case .success(let thread):
             return (thread, json, log)
@@ -390,9 +398,23 @@ class Lesson3TestCase: LabTestCase {
                 if let gave = log?.calls(forKey: "messages").first(where: { $0.count == expected.count }) {
                     cause = " \(gave.description) gave \(expected.count) message(s), but init(from:) kept only \(actual.count) of them."
                 }
-                // A message that looks like another one (the same sender and text, sent twice) is still its own message.
-                let dropped = expected.filter { want in !actual.contains(want) }
-                if let twin = dropped.first(where: { want in actual.contains { $0.sender == want.sender && $0.text == want.text } }) {
+                // A message that looks like another one (the same sender and text, sent twice) is still its own message
+                // — even one equal to another in every field (a POST tried again). Matched one for one.
+                var unmatched = actual
+                let dropped = expected.filter { want in
+                    guard let index = unmatched.firstIndex(of: want) else { return true }
+                    unmatched.remove(at: index)
+                    return false
+                }
+                if !dropped.isEmpty, dropped.allSatisfy({ actual.contains($0) }) {
+                    let twin = dropped[0]
+                    cause += """
+                         It dropped a message equal in every field to one it kept (\(twin.sender)'s \
+                        \(twin.text.debugDescription), stored twice under two push IDs — a POST tried again): each \
+                        child of `messages` is its own message — keep every one, even when two are equal (no \
+                        `contains` check, no Set).
+                        """
+                } else if let twin = dropped.first(where: { want in actual.contains { $0.sender == want.sender && $0.text == want.text } }) {
                     cause += """
                          It dropped a message whose sender and text another message also has (\(twin.sender)'s \
                         \(twin.text.debugDescription), sent twice): each child of `messages` is its own message — keep \
