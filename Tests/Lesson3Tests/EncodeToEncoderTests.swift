@@ -150,6 +150,14 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 """, file: file, line: line)
         }
         guard let list = Self.messagesAsFirebaseStoresThem(written) else {
+            if let object = written.objectValue, Set(object.keys) == ["text", "sender", "timestamp"], thread.messages.count == 1 {
+                throw fail("""
+                    encode(to:) wrote the thread's one message as an object for the key "messages" \
+                    (\(Self.shortJSON(written))), not as a list of one: every client reads "messages" as a list (Firebase \
+                    would store the message's fields as three children of "messages"). One message is a list too: \
+                    encode the array, whatever its length. See LESSONS.md §3.4.
+                    """, file: file, line: line)
+            }
             if let object = written.objectValue, Set(object.keys) == ["text", "sender", "timestamp"] {
                 throw fail("""
                     encode(to:) wrote one message for the key "messages" (\(Self.shortJSON(written))), not a list of the \
