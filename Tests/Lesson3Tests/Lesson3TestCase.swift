@@ -410,7 +410,7 @@ class Lesson3TestCase: LabTestCase {
                     let twin = dropped[0]
                     cause += """
                          It dropped a message equal in every field to one it kept (\(twin.sender)'s \
-                        \(twin.text.debugDescription), stored twice under two push IDs — a POST tried again): each \
+                        \(twin.text.debugDescription) is there twice — a request tried again): each \
                         child of `messages` is its own message — keep every one, even when two are equal (no \
                         `contains` check, no Set).
                         """
