@@ -22,6 +22,23 @@ final class CrashReportTests: XCTestCase {
         XCTAssertTrue(report.explanation.contains("calls itself"), report.explanation)
     }
 
+    /// encode(to:) that encodes `self` again: JSONEncoder's frames sit between the learner's, and the runtime prints
+    /// only the top and the bottom of the 60 000 frames — a handful of the learner's, numbered far apart.
+    func test_aRecursionThroughALibrary_withTheMiddleOfTheStackLeftOut_isNamedAsARecursion() throws {
+        let place = "/kit/.lab/mutants-1/Exercises/Lesson3/MessageThread.swift:72:23"
+        var lines = ["*** Program crashed: Bad pointer dereference at 0x00007ffe75033ff0 ***", "", "Thread 0 \"RESTLabPackageT\" crashed:", ""]
+        for cycle in 0..<5 {
+            lines += (0..<7).map { Self.frame(cycle * 8 + 3 + $0, "__JSONEncoder.encode<A>(_:)", "") }
+            lines.append(Self.frame(cycle * 8 + 10, "MessageThread.encode(to:)", place))
+        }
+        lines += ["  ...", Self.frame(59842, "MessageThread.encode(to:)", place),
+                  Self.frame(59851, "Lesson3TestCase.encodeThread(_:file:line:)", "/kit/Tests/Lesson3Tests/Lesson3TestCase.swift:488:38")]
+        let report = try XCTUnwrap(CrashReport(output: lines.joined(separator: "\n")))
+        XCTAssertTrue(report.isRecursion)
+        XCTAssertEqual(report.function, "MessageThread.encode(to:)")
+        XCTAssertTrue(report.explanation.contains("calls itself"), report.explanation)
+    }
+
     func test_aForceUnwrap_namesTheFatalError_andTheLearnersLine() throws {
         let output = ["Lesson1/MessageThreadController.swift:40: Fatal error: Unexpectedly found nil while unwrapping an Optional value",
                       "*** Program crashed: System trap at 0x000055d1 ***", "Thread 0 crashed:",

@@ -55,7 +55,28 @@ final class EncodeToEncoderTests: Lesson3TestCase {
 
     func test_encodeTo_writesTheMessagesAsAList_inTheThreadsOrder() throws {
         let thread = Self.threeMessageThread()
+        let original = thread.messages
         let object = try encodedObject(thread)
+        if thread.messages != original {
+            // A class: encode(to:) can change the thread it writes (`messages.sort`), and the app then shows that.
+            let senders: [String] = thread.messages.map(\.sender), texts: [String] = thread.messages.map(\.text)
+            let order: String
+            if thread.messages == Array(original.reversed()) {
+                order = "newest first"
+            } else if senders == original.map(\.sender).sorted() {
+                order = "sorted by sender"
+            } else if texts == original.map(\.text).sorted() {
+                order = "sorted by text"
+            } else {
+                order = "in another order"
+            }
+            throw fail("""
+                encode(to:) changed the thread it encoded: its messages are now \(thread.messages.map(\.sender)), \
+                \(order); they were \(original.map(\.sender)), oldest first. Encoding must leave the thread as it is \
+                (the app still shows it), and write its messages in the thread's order: a sort in encode(to:) changes \
+                the thread's own list (`sort`), where `sorted` would make a copy. See LESSONS.md §3.4.
+                """)
+        }
         try assertWrittenMessages(object["messages"], of: thread)
         // One message is a list too.
         let one = MessageThread(title: "Just one", identifier: "8F0A2C4E-6B1D-4E3F-A5C7-9D2B4F6A8C01",
@@ -129,6 +150,14 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 """, file: file, line: line)
         }
         guard let list = Self.messagesAsFirebaseStoresThem(written) else {
+            if let object = written.objectValue, Set(object.keys) == ["text", "sender", "timestamp"], thread.messages.count == 1 {
+                throw fail("""
+                    encode(to:) wrote the thread's one message as an object for the key "messages" \
+                    (\(Self.shortJSON(written))), not as a list of one: every client reads "messages" as a list (Firebase \
+                    would store the message's fields as three children of "messages"). One message is a list too: \
+                    encode the array, whatever its length. See LESSONS.md §3.4.
+                    """, file: file, line: line)
+            }
             if let object = written.objectValue, Set(object.keys) == ["text", "sender", "timestamp"] {
                 throw fail("""
                     encode(to:) wrote one message for the key "messages" (\(Self.shortJSON(written))), not a list of the \

@@ -29,7 +29,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
 
     func test_initFrom_readsOneMessageKeyedByAPushID() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-sample.json")
-        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-sample.json (one message, under the push ID \"\(Self.sampleMessageID)\")", log: log)
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-sample.json (one message, under the push ID \"\(Self.sampleMessageID)\")", log: log, thread: thread)
     }
 
     func test_initFrom_threadWithoutAMessagesKey_hasNoMessages() throws {
@@ -42,17 +42,17 @@ final class InitFromDecoderTests: Lesson3TestCase {
 
     func test_initFrom_readsTwelveMessagesKeyedByPushIDs_oldestFirst() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-many-messages.json")
-        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-many-messages.json", log: log)
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-many-messages.json", log: log, thread: thread)
     }
 
     func test_initFrom_readsMessagesThatAPUTStoredAsAnArray_oldestFirst() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-messages-array.json")
-        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-messages-array.json", log: log)
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-messages-array.json", log: log, thread: thread)
     }
 
     func test_initFrom_readsMessagesKeyedByIndexesAndPushIDs_oldestFirst() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-put-then-posted.json")
-        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-put-then-posted.json (keys 0 to 7 from a PUT, then four POSTs)", log: log)
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-put-then-posted.json (keys 0 to 7 from a PUT, then four POSTs)", log: log, thread: thread)
     }
 
     func test_initFrom_keepsAMessageSentTwice() throws {
@@ -62,7 +62,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
 
     func test_initFrom_ordersMessagesWithinOneSecond_oldestFirst() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-burst.json")
-        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-burst.json (eight of its twelve messages within one second)", log: log)
+        try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-burst.json (eight of its twelve messages within one second)", log: log, thread: thread)
     }
 
     /// Equal timestamps are no tie to break: the three may come in any order among themselves.
@@ -77,7 +77,18 @@ final class InitFromDecoderTests: Lesson3TestCase {
             return false
         }
         let shared = Dictionary(grouping: expected, by: \.timestamp).values.filter { $0.count > 1 }.flatMap { $0 }
-        let source = "Fixtures/\(path) (three of its five messages share a timestamp, to the microsecond: an app stamped a batch with one Date())"
+        let source = "Fixtures/\(path) (three of its six messages share a timestamp, to the microsecond: an app stamped a batch with one Date(); and Ada's reply is in the list twice, equal in every field: her app appended it again when a request was tried again)"
+        if !dropped.isEmpty, unmatched.isEmpty, dropped.allSatisfy({ want in thread.messages.contains(want) }),
+           Set(expected.filter { shared.contains($0) }.map(\.text)).isSubset(of: Set(thread.messages.map(\.text))) {
+            // Only messages equal in every field to one it kept are missing: the batch that shares a time is whole.
+            throw fail("""
+                init(from:) read \(thread.messages.count) message(s) from \(source); the JSON holds \(expected.count). \
+                It dropped \(dropped.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: " and ")), \
+                equal in every field to a message it kept: messages were de-duplicated (a `contains` check, a Set). \
+                Each child of `messages` is its own message, stored twice if it was sent twice: keep every one, even \
+                when two are equal. See LESSONS.md §3.3.
+                """)
+        }
         if !dropped.isEmpty, unmatched.isEmpty, dropped.allSatisfy({ want in shared.contains(want) }) {
             throw fail("""
                 init(from:) read \(thread.messages.count) message(s) from \(source); the JSON holds \(expected.count). \
@@ -196,6 +207,13 @@ final class InitFromDecoderTests: Lesson3TestCase {
             // What a caller needs to learn: the data is bad, and which key is missing. (`decode` gives the path of the
             // thread, []; an error thrown by hand may end it with the key itself.)
             return
+        case .failure(DecodingError.keyNotFound(let other, _)) where other.stringValue != key && !json[other.stringValue].isNull:
+            throw fail("""
+                Fixtures/\(path) has no "\(key)"; init(from:) should throw DecodingError.keyNotFound for "\(key)", but \
+                its keyNotFound names "\(other.stringValue)", a key this thread has: the error names the wrong key (one \
+                thrown by hand, copied from the one for "\(other.stringValue)"?). The caller learns from it which key \
+                is missing. See LESSONS.md §3.3.
+                """, file: file, line: line)
         case .failure(let error as DecodingError):
             throw fail("""
                 Fixtures/\(path) has no "\(key)"; init(from:) should throw DecodingError.keyNotFound for "\(key)" \

@@ -63,7 +63,15 @@ class Lesson3TestCase: LabTestCase {
     /// asked for. Stops the test with the decoding error in words when init(from:) throws.
     func decodeThread(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> (thread: MessageThread, json: JSONValue, log: DecoderLog) {
         let (data, json) = try fixture(path, file: file, line: line)
-        let (result, log) = Self.attemptDecoding(data)
+        guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
+            let times = Self.referenceMessages(json).map(\.timestamp)
+            let shared = Set(times).count < times.count
+            throw fail("""
+                init(from:) did not return within 2 s decoding Fixtures/\(path): it is stuck in a loop.\
+                \(shared ? " Some of its messages share a timestamp: a hand-written sort that swaps two messages when their timestamps are equal (`>=` where `>` belongs) swaps them back and forth for ever — or use `sorted(by:)`." : " A `while` whose condition never changes: does every pass move on (an unkeyed container moves only when a decode succeeds)?") \
+                See LESSONS.md §3.3.
+                """, file: file, line: line)
+        }
         switch result {
         case .success(let thread):
             return (thread, json, log)
@@ -244,6 +252,15 @@ class Lesson3TestCase: LabTestCase {
                 likely a message's timestamp, seconds since 2001 with a fraction (such as 5.55405872056162E8), read as \
                 an Int. Decode it as a Date — or let Message decode itself. \(reference)
                 """
+        case .dataCorrupted(let context) where context.underlyingError is DecodingError:
+            // A catch-all (typed throws(DecodingError) invites one) that wraps every error, a DecodingError included.
+            let inner = context.underlyingError.map(summary) ?? ""
+            return """
+                init(from:) threw a new DecodingError.dataCorrupted decoding \(source) ("\(oneLine(context.debugDescription))"), \
+                which wrapped the DecodingError it caught: \(inner). A caller reads the error itself, not what it wraps: \
+                let a DecodingError through as it is (`catch let error as DecodingError { throw error }`), and wrap only \
+                other errors. \(reference)
+                """
         case .dataCorrupted(let context):
             return "init(from:) found corrupted data decoding \(source)\(describe(context.codingPath)): \(oneLine(context.debugDescription)) \(reference)"
         @unknown default:
@@ -345,7 +362,8 @@ class Lesson3TestCase: LabTestCase {
     /// `checkingOrder`: a test about something else must not fail, by luck or not, on a dictionary's order). Each
     /// failure says what differs, and names a cause only when it checked it (with `log`, what init(from:) asked for).
     func assertMessages(_ actual: [MessageThread.Message], of json: JSONValue, source: String, log: DecoderLog?,
-                        checkingOrder: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
+                        checkingOrder: Bool = true, thread: MessageThread? = nil,
+                        file: StaticString = #filePath, line: UInt = #line) throws {
         let reference = "See LESSONS.md §3.3."
         let expected = Self.referenceMessages(json)
         let shape: String
@@ -380,9 +398,23 @@ class Lesson3TestCase: LabTestCase {
                 if let gave = log?.calls(forKey: "messages").first(where: { $0.count == expected.count }) {
                     cause = " \(gave.description) gave \(expected.count) message(s), but init(from:) kept only \(actual.count) of them."
                 }
-                // A message that looks like another one (the same sender and text, sent twice) is still its own message.
-                let dropped = expected.filter { want in !actual.contains(want) }
-                if let twin = dropped.first(where: { want in actual.contains { $0.sender == want.sender && $0.text == want.text } }) {
+                // A message that looks like another one (the same sender and text, sent twice) is still its own message
+                // — even one equal to another in every field (a POST tried again). Matched one for one.
+                var unmatched = actual
+                let dropped = expected.filter { want in
+                    guard let index = unmatched.firstIndex(of: want) else { return true }
+                    unmatched.remove(at: index)
+                    return false
+                }
+                if !dropped.isEmpty, dropped.allSatisfy({ actual.contains($0) }) {
+                    let twin = dropped[0]
+                    cause += """
+                         It dropped a message equal in every field to one it kept (\(twin.sender)'s \
+                        \(twin.text.debugDescription) is there twice — a request tried again): each \
+                        child of `messages` is its own message — keep every one, even when two are equal (no \
+                        `contains` check, no Set).
+                        """
+                } else if let twin = dropped.first(where: { want in actual.contains { $0.sender == want.sender && $0.text == want.text } }) {
                     cause += """
                          It dropped a message whose sender and text another message also has (\(twin.sender)'s \
                         \(twin.text.debugDescription), sent twice): each child of `messages` is its own message — keep \
@@ -453,9 +485,40 @@ class Lesson3TestCase: LabTestCase {
             }
         }
         guard checkingOrder, actual != expected else { return }
-        var cause = "A dictionary (and a JSON object) has no order: sort the messages by timestamp, oldest first, whichever shape they came in."
+        var cause = """
+            A dictionary (and a JSON object) has no order: sort the messages by timestamp, oldest first, whichever \
+            shape they came in (and keep the result: `sorted(by:)` returns a sorted copy, `sort(by:)` sorts a var in place).
+            """
+        // A `messages` whose didSet sorts: an assignment after init sorts them, one in init(from:) does not.
+        var observed = false
+        if let thread = thread {
+            let read = thread.messages
+            thread.messages = read
+            observed = thread.messages != read && thread.messages == expected
+            thread.messages = read
+        }
+        // Work init(from:) left running (a `DispatchQueue.main.async` that sorts): let the main queue run a moment.
+        var sortedLater = false
+        if let thread = thread, !observed, Thread.isMainThread {
+            let deadline = Date().addingTimeInterval(0.2)
+            while Date() < deadline, thread.messages == actual {
+                RunLoop.current.run(until: Date().addingTimeInterval(0.01))
+            }
+            sortedLater = thread.messages != actual && thread.messages == expected
+        }
         let wholeSeconds = actual.map { $0.timestamp.timeIntervalSinceReferenceDate.rounded(.down) }
-        if actual == expected.reversed() {
+        if sortedLater {
+            cause = """
+                They were sorted after init(from:) had returned, by work it left on a queue (a \
+                `DispatchQueue.main.async`): whoever decodes a thread uses it as soon as the decoder returns. Sort \
+                them in init(from:) itself, before it returns.
+                """
+        } else if observed {
+            cause = """
+                Assigned again after init(from:) returned, `messages` sorts itself: a `didSet` does that, but property \
+                observers do not run for assignments in an initialiser. Sort the messages in init(from:) itself.
+                """
+        } else if actual == expected.reversed() {
             cause = "That is newest first: sort in ascending order of timestamp."
         } else if wholeSeconds == wholeSeconds.sorted() {
             cause = """
@@ -505,6 +568,15 @@ class Lesson3TestCase: LabTestCase {
                 encode(to:) wrote \(shortJSON(json)), not a JSON object. A thread is an object with the keys title, \
                 identifier and messages: encode through `encoder.container(keyedBy: CodingKeys.self)`, not a \
                 single-value or unkeyed container. See LESSONS.md §3.4.
+                """
+        }
+        if object.count == 1, let inner = object[thread.identifier]?.objectValue, inner["title"] != nil || inner["identifier"] != nil {
+            return """
+                encode(to:) wrote the thread inside an object keyed by its identifier ({"\(thread.identifier)": {…}}), \
+                as GET /.json shows a whole database. The app PUTs a thread at /<identifier>.json, so its body is the \
+                thread itself: the keys title, identifier and messages at the top, in \
+                `encoder.container(keyedBy: CodingKeys.self)`. Nested, Firebase would store it one level too deep. \
+                See LESSONS.md §3.4.
                 """
         }
         let keys = Set(object.keys)

@@ -61,7 +61,17 @@ struct CrashReport: Equatable {
             }
         }
         let repeated = frames.filter { $0.function == frames[mine].function && $0.place.hasPrefix("Exercises/") }
-        isRecursion = repeated.count >= 8
+        // The runtime prints the top and the bottom of a deep stack only ("..." between them): a recursion through a
+        // library (encode(to:) → JSONEncoder → encode(to:)) shows the learner's frame only every eight frames or so.
+        var depth = 0, inCrashedThread = false
+        for line in lines[start...] {
+            if line.hasPrefix("Registers:") { break }
+            if line.hasPrefix("Thread ") { inCrashedThread = line.hasSuffix("crashed:"); continue }
+            if inCrashedThread, Self.frame(String(line)) != nil, let number = line.split(separator: " ").first.flatMap({ Int($0) }) {
+                depth = max(depth, number)
+            }
+        }
+        isRecursion = repeated.count >= 8 || (repeated.count >= 3 && depth >= 1_000)
         if isRecursion {  // the call that recurses, not the function's first line where the stack ran out
             let counts = Dictionary(grouping: repeated.map(\.place)) { $0 }.mapValues(\.count)
             place = counts.max { $0.value < $1.value }?.key ?? place
@@ -91,6 +101,9 @@ struct CrashReport: Equatable {
 
     /// What the test's failure says about it, after "the test crashed".
     var explanation: String {
+        if isRecursion, let function = function, let place = place, function.hasSuffix("encode(to:)") || function.hasSuffix("init(from:)") {
+            return ": `\(function)` (\(place)) calls itself, again and again, until the stack runs out — through the coder: encoding `self` (or decoding its own type) inside its own encode(to:) or init(from:) hands the value back to the coder, which calls the same function again. Encode (or decode) each property through a keyed container instead."
+        }
         if isRecursion, let function = function, let place = place {
             return ": `\(function)` (\(place)) calls itself, again and again, until the stack runs out — an operator or method that calls itself where it should compare or compute the values?"
         }
