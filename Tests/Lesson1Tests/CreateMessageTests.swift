@@ -110,8 +110,8 @@ final class CreateMessageTests: Lesson1TestCase {
         let expected = "/\(Self.sampleThreadID)/messages"
         XCTAssertTrue(request.hasJSONSuffix, """
             createMessage's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API answers \
-            only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)). \
-            See LESSONS.md §1.2.
+            only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)).\
+            \(Self.trailingSlashNote(request)) See LESSONS.md §1.2.
             """)
         XCTAssertEqual(request.path, expected, """
             createMessage wrote to the path \(request.path), but a thread's messages live at \(expected): \

@@ -349,6 +349,13 @@ class Lesson1TestCase: LabTestCase {
             + "`appendingPathExtension(\"json\")` — and adds the dot itself."
     }
 
+    /// Added to a "no .json" failure when the URL ends in `.json/`: a slash after the extension hides it.
+    static func trailingSlashNote(_ request: RecordedRequest) -> String {
+        guard request.url.absoluteString.hasSuffix(".json/") else { return "" }
+        return " It ends in `.json/`: the slash after the extension hides it (`appendingPathComponent(_:isDirectory: true)` "
+            + "adds one). The URL must end in `.json` itself."
+    }
+
     /// For a call a test needs before the behaviour it checks: stops it with a "setup: …" message when it failed.
     func requireSetupSuccess(_ error: Error?, _ what: String, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
         guard let error = error else { return }
