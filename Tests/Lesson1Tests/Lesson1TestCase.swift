@@ -108,8 +108,10 @@ class Lesson1TestCase: LabTestCase {
             began = Date()
             recorder.setInside(true)
             start { error in
+                // The state first, before anything else can happen: what the caller would read in its completion.
+                let snapshot = state()
                 let synchronous = recorder.isInside && Thread.current == caller
-                if recorder.record(error, synchronous: synchronous, state: state()) { done(error) }
+                if recorder.record(error, synchronous: synchronous, state: snapshot) { done(error) }
             }
             recorder.setInside(false)
             returned = Date()
@@ -149,6 +151,12 @@ class Lesson1TestCase: LabTestCase {
         let took = returned.timeIntervalSince(began)
         if latency >= 0.25, took >= latency - 0.05, let first = calls.first, first.at <= returned {
             throw fail(Self.waitedForTheAnswer(exercise, first.error, fromInside: false, latency: latency, took: took), file: file, line: line)
+        }
+        // A request that failed and was sent again (a retry): named before what the retry made of the failure.
+        let sent = Array(emulator.requests.dropFirst(requestsBefore))
+        if sent.count > 1, let first = sent.first, !(200...299).contains(first.response.statusCode) {
+            recorder.reported = true
+            throw fail(Self.retried(exercise, first: first, requests: sent.count), file: file, line: line)
         }
         if calls.count > 1 {
             recorder.reported = true
@@ -225,6 +233,19 @@ class Lesson1TestCase: LabTestCase {
             + "outside it. Make the change and call `completion(nil)` in the same block of code (§1.2.1)."
     }
 
+    /// The message for a function that sent its request again after it failed.
+    static func retried(_ exercise: Exercise, first: RecordedRequest, requests: Int) -> String {
+        let what = first.response.transportError.map { "the request failed with URLError(code \($0.code.rawValue))" }
+            ?? "the emulator answered \(first.response.statusCode) \(oneLine(first.response.bodyText ?? ""))"
+        return """
+            \(what), and \(exercise.function) sent the request again: \(requests) requests for one call (a retry). \
+            Send one request and pass what happened to it to `completion` — the very URLError, or an HTTPStatusError \
+            with the status — so the caller sees the failure and decides whether to try again. (A PUT is safe to \
+            repeat, but that is the caller's choice; a POST retried after a time-out can store the message twice, \
+            since the first one may have reached the server.) See LESSONS.md §1.5.
+            """
+    }
+
     /// Says how a handler called more than once was called, and names a cause only when the calls show it.
     static func calledMoreThanOnce(_ exercise: Exercise, _ calls: [CompletionRecorder.Call]) -> String {
         let list = calls.map { "completion(\(describe($0.error)))" }.joined(separator: ", then ")
@@ -278,6 +299,61 @@ class Lesson1TestCase: LabTestCase {
             Any status in 200...299 is a success, not only 200: only a status outside 200...299 is an HTTPStatusError. \
             Requests: \(TrafficReport(emulator).summary). See LESSONS.md §1.5.
             """, file: file, line: line)
+    }
+
+    /// How many calls the append-before-completion tests make at most (see there).
+    static let orderRounds = 4
+
+    /// Calls `start` (a learner function, outside the graded calls' bookkeeping) and returns `state` as it was at the
+    /// moment its completion was first called — read before anything else — or nil when that was not `completion(nil)`
+    /// within 2 s (other tests say why).
+    func stateAtCompletion<State>(_ start: (@escaping (Error?) -> Void) -> Void, _ state: @escaping () -> State) -> State? {
+        let seen = Box<(State, Bool)>()
+        start { error in
+            let snapshot = state()
+            if seen.get() == nil { seen.set((snapshot, error == nil)) }
+        }
+        eventually(within: 2) { seen.get() != nil }
+        guard let (snapshot, succeeded) = seen.get(), succeeded else { return nil }
+        return snapshot
+    }
+
+    /// A 3xx that URLSession hands to the task's handler as it is (it has no Location to follow), with a body that is
+    /// text, not Firebase's JSON: as a proxy or a moved server may answer. Outside 200...299, so a failure.
+    static let unfollowedRedirect = Fault.answer(status: 307, body: "Temporary Redirect")
+
+    /// Checks that the answer `unfollowedRedirect` reached completion as HTTPStatusError(statusCode: 307).
+    func requireHTTPStatusErrorOnRedirect(_ error: Error?, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        let situation = "The emulator answered 307 Temporary Redirect (the text body \"Temporary Redirect\", and no Location " +
+            "header to follow, so URLSession handed the 307 to your handler as it is)"
+        guard let error = error else {
+            throw fail("""
+                \(situation), but \(exercise.function) called completion(nil). A 307 is not a success: anything outside \
+                200...299 is a failure, not only a status of 400 or more (a 3xx too). Check that the status is in \
+                200...299 and pass an HTTPStatusError otherwise. See LESSONS.md §1.5.
+                """, file: file, line: line)
+        }
+        if Self.httpStatus(of: error) == 307 { return }
+        let why = error is DecodingError
+            ? "The answer's body is not JSON (it is the text \"Temporary Redirect\"): your code decoded it and passed the " +
+                "DecodingError on. Pass HTTPStatusError(statusCode: 307, body: …) with the body as text, whatever it holds: " +
+                "`String(decoding: data ?? Data(), as: UTF8.self)`, no decoding."
+            : "Pass HTTPStatusError(statusCode: 307, …) with the status the server answered: anything outside 200...299 is one."
+        throw fail("\(situation); \(exercise.function) passed \(Self.describe(error)). \(why) See LESSONS.md §1.5.", file: file, line: line)
+    }
+
+    /// Added to a URL failure when the URL ends in `..json`: `appendingPathExtension(".json")`, with the dot.
+    static func doubleDotNote(_ request: RecordedRequest) -> String {
+        guard request.url.absoluteString.hasSuffix("..json") else { return "" }
+        return " The URL ends in `..json`: appendingPathExtension takes the extension without its dot — "
+            + "`appendingPathExtension(\"json\")` — and adds the dot itself."
+    }
+
+    /// Added to a "no .json" failure when the URL ends in `.json/`: a slash after the extension hides it.
+    static func trailingSlashNote(_ request: RecordedRequest) -> String {
+        guard request.url.absoluteString.hasSuffix(".json/") else { return "" }
+        return " It ends in `.json/`: the slash after the extension hides it (`appendingPathComponent(_:isDirectory: true)` "
+            + "adds one). The URL must end in `.json` itself."
     }
 
     /// For a call a test needs before the behaviour it checks: stops it with a "setup: …" message when it failed.
