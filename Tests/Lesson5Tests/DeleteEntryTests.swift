@@ -36,7 +36,7 @@ final class DeleteEntryTests: Lesson5TestCase {
             answers only URLs ending in .json. See LESSONS.md §5.4.
             """)
         XCTAssertEqual(request.path, "/\(entry.identifier)", """
-            deleteEntryFromServer sent DELETE to the path \(request.path)\(request.path == "/" ? " — the whole journal" : ""); \
+            \(Self.doubledDot(request))deleteEntryFromServer sent DELETE to the path \(request.path)\(request.path == "/" ? " — the whole journal" : ""); \
             the entry lives at its identifier: <baseURL>/\(entry.identifier).json, the URL put(entry:) writes. \
             URL sent: \(request.url.absoluteString). See LESSONS.md §5.4.
             """)

@@ -37,7 +37,7 @@ final class PutEntryTests: Lesson5TestCase {
             only URLs ending in .json. See LESSONS.md §5.3.
             """)
         XCTAssertEqual(request.path, "/\(entry.identifier)", """
-            put(entry:) wrote to the path \(request.path), but an entry lives at its own key, its identifier: \
+            \(Self.doubledDot(request))put(entry:) wrote to the path \(request.path), but an entry lives at its own key, its identifier: \
             <baseURL>/\(entry.identifier).json. URL sent: \(request.url.absoluteString). See LESSONS.md §5.3.
             """)
     }
