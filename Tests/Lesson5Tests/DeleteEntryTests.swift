@@ -22,8 +22,8 @@ final class DeleteEntryTests: Lesson5TestCase {
         _ = try deleteFromServer(try recordedEntry())
         let request = try onlyRequest(from: exercise)
         XCTAssertEqual(request.method, "DELETE", """
-            deleteEntryFromServer sent \(request.summary). Deleting is the method DELETE \
-            (`request.httpMethod = "DELETE"`): the server removes what is at the URL. See LESSONS.md §5.4.
+            deleteEntryFromServer sent \(request.summary).\(Self.getInstead(request, of: "DELETE")) Deleting is the \
+            method DELETE (`request.httpMethod = "DELETE"`): the server removes what is at the URL. See LESSONS.md §5.4.
             """)
     }
 

@@ -333,6 +333,16 @@ class Lesson5TestCase: LabTestCase {
             """ + " "
     }
 
+    /// When `request` is a GET where a write was due: the two ways a GET goes out, to follow what was sent; "" otherwise.
+    static func getInstead(_ request: RecordedRequest, of method: String) -> String {
+        guard request.method == "GET" else { return "" }
+        return """
+             A GET is what goes out when the method is never set, or when the data task is handed the URL instead of \
+            the URLRequest you set it on (`session.dataTask(with: url)`): set `request.httpMethod = "\(method)"` and \
+            hand dataTask the request, not its URL.
+            """
+    }
+
     /// "PUT /x.json -> 200; …", what the emulator received.
     var requestSummary: String { traffic.summary }
 
