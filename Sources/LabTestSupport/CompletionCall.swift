@@ -96,12 +96,28 @@ extension LabTestCase {
     /// The message for a completion called while no request was ever sent: the cause is the path that called it
     /// (a guard that gives up, an early return), not the moment it was called.
     public static func calledWithoutRequest<Value>(_ exercise: Exercise, value: Value) -> String {
-        """
-        \(exercise.function) called its completion (with \(describe(value))) without sending any request: nothing \
-        reached the server, then or later. Which path calls `completion` before `resume()` — a `guard` that gives up \
-        (on the thread, the URL, the encoding?), or an early `return`? This test needs the request sent. \
-        See \(exercise.reference).
-        """
+        if let error = value as? Error, isJSONSerializationRefusal(error) {
+            return """
+                \(exercise.function) called its completion without sending any request: JSONSerialization refused the \
+                body (\(oneLine(error))). It writes only strings, numbers, booleans, arrays, dictionaries and NSNull — \
+                not a Date, a URL or a struct of yours (on macOS it crashes instead of throwing). Encode the body with \
+                JSONEncoder, or put the timestamp in the dictionary as the number the server holds. \
+                See \(exercise.reference).
+                """
+        }
+        return """
+            \(exercise.function) called its completion (with \(describe(value))) without sending any request: nothing \
+            reached the server, then or later. Which path calls `completion` before `resume()` — a `guard` that gives up \
+            (on the thread, the URL, the encoding?), or an early `return`? This test needs the request sent. \
+            See \(exercise.reference).
+            """
+    }
+
+    /// Whether `error` is JSONSerialization's "Invalid object cannot be serialized" (a value it cannot write).
+    static func isJSONSerializationRefusal(_ error: Error) -> Bool {
+        let error = error as NSError
+        let detail = (error.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ""
+        return error.domain == NSCocoaErrorDomain && error.code == 3840 && detail.contains("Invalid object")
     }
 
     /// Why a completion called at `time` came too early, or nil when the server had answered by then.
@@ -133,7 +149,7 @@ extension LabTestCase {
         if let request = requests.first, let firstTime = calls.first?.1, firstTime < request.receivedAt {
             message += " The first call came before the request reached the server: a call after `resume()` (outside the handler) runs at once, and the handler calls it again."
         } else if firstIsError && secondIsNil {
-            message += " It reported an error and then success: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code goes on to the success path."
+            message += " It reported an error and then success: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code goes on to the success path — or a `defer { completion(nil) }` calls it again on the way out."
         } else if firstIsError {
             message += " It reported an error and then went on: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code carries on to the next step (decoding an error body, say) and reports again."
         } else {

@@ -22,8 +22,8 @@ final class DeleteEntryTests: Lesson5TestCase {
         _ = try deleteFromServer(try recordedEntry())
         let request = try onlyRequest(from: exercise)
         XCTAssertEqual(request.method, "DELETE", """
-            deleteEntryFromServer sent \(request.summary). Deleting is the method DELETE \
-            (`request.httpMethod = "DELETE"`): the server removes what is at the URL. See LESSONS.md §5.4.
+            deleteEntryFromServer sent \(request.summary).\(Self.getInstead(request, of: "DELETE")) Deleting is the \
+            method DELETE (`request.httpMethod = "DELETE"`): the server removes what is at the URL. See LESSONS.md §5.4.
             """)
     }
 
@@ -36,7 +36,7 @@ final class DeleteEntryTests: Lesson5TestCase {
             answers only URLs ending in .json. See LESSONS.md §5.4.
             """)
         XCTAssertEqual(request.path, "/\(entry.identifier)", """
-            deleteEntryFromServer sent DELETE to the path \(request.path)\(request.path == "/" ? " — the whole journal" : ""); \
+            \(Self.doubledDot(request))deleteEntryFromServer sent DELETE to the path \(request.path)\(request.path == "/" ? " — the whole journal" : ""); \
             the entry lives at its identifier: <baseURL>/\(entry.identifier).json, the URL put(entry:) writes. \
             URL sent: \(request.url.absoluteString). See LESSONS.md §5.4.
             """)

@@ -63,6 +63,20 @@ final class EncodeEntryTests: Lesson5TestCase {
         }
     }
 
+    /// Whether `number`, written for `seconds`, is that timestamp gone through a Float. For the sample a Float and a
+    /// whole second can write the same number, so an entry whose Float differs from its whole second tells them apart.
+    func writesAFloat(_ number: Double, for seconds: Double) throws -> Bool {
+        func asFloat(_ value: Double) -> [Double] {
+            [Double(Float(value)), Double(String(describing: Float(value))) ?? .nan]
+        }
+        guard asFloat(seconds).contains(number) else { return false }
+        let probe = 584_113_987.654  // as a Float 584113984 (or 5.84114e+08); whole seconds 584113987
+        let entry = Entry(title: "probe", bodyText: "", timestamp: Date(timeIntervalSinceReferenceDate: probe),
+                          identifier: "probe", store: EntryStore())
+        let written = try encoded(entry)["timestamp"]?.numberValue
+        return written.map { asFloat(probe).contains($0) } ?? false
+    }
+
     func test_encode_timestampIsSecondsSince2001AsJSONEncoderWritesADate() throws {
         let (entry, record) = try sample()
         let object = try encoded(entry)
@@ -89,6 +103,14 @@ final class EncodeEntryTests: Lesson5TestCase {
                 encode(to:) wrote "timestamp": \(number), milliseconds since 1970 (JavaScript's unit, and that of \
                 Firebase's server timestamps); the journal holds seconds since 1 January 2001 (\(seconds)), what \
                 JSONEncoder writes for a Date by default. Encode the Date itself. See LESSONS.md §5.2.
+                """)
+        }
+        if abs(number - seconds) >= 0.000_001, try writesAFloat(number, for: seconds) {
+            throw fail("""
+                encode(to:) wrote "timestamp": \(number) for the entry's \(seconds) seconds since 1 January 2001: the \
+                number went through a Float, which keeps about 7 digits (Float(timeIntervalSinceReferenceDate)), so the \
+                journal's timestamp is another moment. Encode the Date itself (or the Double \
+                `timeIntervalSinceReferenceDate`). See LESSONS.md §5.2.
                 """)
         }
         if abs(number - seconds) >= 0.000_001, number == number.rounded(), abs(number - seconds) < 1 {

@@ -73,6 +73,13 @@ final class EntryRepresentationTests: Lesson5TestCase {
         }
         let years = Date.timeIntervalBetween1970AndReferenceDate
         let seconds = record.timestamp.timeIntervalSinceReferenceDate
+        if let float = children.first(where: { $0.value is Float }), let value = float.value as? Float {
+            return """
+                its `\(float.label)` is a Float, \(Double(value)) for the entry's \(seconds): a Float keeps about 7 \
+                digits, so the timestamp (seconds since 2001, with a fraction) comes back another moment, and no entry \
+                equals its own representation. Declare the timestamp `Date` (or Double, a TimeInterval).
+                """
+        }
         for child in children {
             let held = (child.value as? Date)?.timeIntervalSinceReferenceDate ?? (child.value as? Double).map { $0 - years }
             guard let held = held, abs(held + years - seconds) < 0.001 else { continue }
@@ -202,6 +209,25 @@ final class EntryRepresentationTests: Lesson5TestCase {
 
     func test_equal_anotherTitle_isNotEqual() throws {
         try checkNotEqual(differingIn: "title") { $0.title = "雨の日 (edited)" }
+        // A title whose capitals changed ("rain all day" → "Rain all day") is another title all the same.
+        let recorded = try recorded()
+        let server = EntryStore.Record(title: "rain all day", bodyText: recorded.bodyText, timestamp: recorded.timestamp,
+                                       identifier: recorded.identifier, mood: recorded.mood)
+        let representation = try representation(of: server, setup: "comparing")
+        let capitalised = insert(server)
+        capitalised.title = "Rain all day"
+        let edited = insert(server)
+        edited.title = "雨の日 (edited)"
+        guard !(edited == representation), !(representation == edited) else { return }  // reported above
+        if capitalised == representation || representation == capitalised {
+            XCTFail("""
+                An entry whose title differs from the representation's only in its capitals ("\(capitalised.title)" \
+                against "\(server.title)") is `==` to it, though another title is not: your `==` ignores case \
+                (caseInsensitiveCompare, lowercased(), localizedCaseInsensitiveContains). The app shows the title as it \
+                is written, and the sync would never copy the server's new capitals: compare the strings themselves \
+                (`lhs.title == rhs.title`). See LESSONS.md §5.5.
+                """)
+        }
     }
 
     func test_equal_anotherBodyText_isNotEqual() throws {

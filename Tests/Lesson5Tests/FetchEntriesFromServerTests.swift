@@ -13,10 +13,20 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
     // MARK: The request
 
     func test_sync_sendsOneRequestThroughTheInjectedSession() throws {
+        // The store also holds an entry the server does not have (the app's draft): the sync sends it nowhere.
+        insert(Self.localOnly)
         _ = try sync()
         // A write the sync starts without waiting for it reaches the emulator a moment later.
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.1))
         let writes = traffic.received.filter { $0.method != "GET" }
+        if let draft = writes.first(where: { $0.path == "/\(Self.localOnly.identifier)" }) {
+            throw fail("""
+                fetchEntriesFromServer wrote to the server: besides its GET the emulator received \(draft.summary), \
+                the entry only the store has (the app's draft "\(Self.localOnly.title)"). The sync only reads: one GET \
+                of <baseURL>/.json, then the store. Sending the app's own entries is put(entry:)'s job, which the app \
+                calls when it creates or edits one (createEntry, updateEntry) — not the sync's. See LESSONS.md §5.8.
+                """)
+        }
         if !writes.isEmpty {
             throw fail("""
                 fetchEntriesFromServer wrote to the server: besides its GET the emulator received \
@@ -33,7 +43,7 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         _ = try sync()
         let request = try onlyRequest(from: exercise)
         XCTAssertTrue(request.method == "GET" && request.path == "/" && request.hasJSONSuffix, """
-            fetchEntriesFromServer sent \(request.summary). The entries are the database's top-level children: one \
+            \(Self.doubledDot(request))fetchEntriesFromServer sent \(request.summary). The entries are the database's top-level children: one \
             GET of the root, <baseURL>/.json, brings them all. See LESSONS.md §5.8.
             """)
     }

@@ -18,6 +18,16 @@ final class FetchSingleEntryTests: Lesson5TestCase {
         let wanted = entries[3]
         let found = controller.fetchSingleEntryFromPersistentStore(identifier: wanted.identifier)
         guard let entry = found else {
+            try store.save()
+            if controller.fetchSingleEntryFromPersistentStore(identifier: wanted.identifier) === wanted {
+                throw fail("""
+                    fetchSingleEntryFromPersistentStore(identifier: "\(wanted.identifier)") returned nil while the entry \
+                    ("\(wanted.title)") was not saved yet, and found it once the store was saved: it looks in \
+                    `store.persisted`, what the last save wrote to disk. The store's entries are those of \
+                    `store.fetch(where:)`, saved or not — the sync looks up entries it has just created, before its save: \
+                    `store.fetch { $0.identifier == identifier }.first`. See LESSONS.md §5.7.
+                    """)
+            }
             throw fail("""
                 fetchSingleEntryFromPersistentStore(identifier: "\(wanted.identifier)") returned nil, but the store \
                 holds an entry with that identifier ("\(wanted.title)"). Compare each entry's `identifier` with the \

@@ -257,6 +257,18 @@ class Lesson5TestCase: LabTestCase {
     func checkHTTPStatusError(_ error: Error?, status: Int, from exercise: Exercise, extra: String = "",
                               file: StaticString = #filePath, line: UInt = #line) throws {
         let answer = "\(status) {\"error\" : \"…\"}"
+        // The same request sent again after the refusal: a retry, which the contract's one request does not make.
+        let sent = traffic.received
+        if sent.count > 1, let first = sent.first, !(200...299).contains(first.response.statusCode),
+           sent.dropFirst().allSatisfy({ $0.method == first.method && $0.path == first.path }) {
+            throw fail("""
+                The emulator answered \(first.summary), and \(exercise.function) sent the same request again: \
+                \(sent.count) requests for one call (\(sent.map(\.summary).joined(separator: "; "))), and it reported \
+                \(error.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil (success)"). One call sends one request: on a \
+                refusal, pass HTTPStatusError(statusCode:body:) to completion and stop — retrying is the caller's \
+                choice, not the write's. See \(exercise.reference).
+                """, file: file, line: line)
+        }
         guard let error = error else {
             throw fail("""
                 The emulator answered \(answer), and \(exercise.function) called completion(nil), as if it had \
@@ -283,6 +295,14 @@ class Lesson5TestCase: LabTestCase {
             \(statusError.statusCode): pass the response's own status. See \(exercise.reference).
             """, file: file, line: line)
         // The body says why (Firebase's {"error" : "Permission denied"}): the contract's error carries it as text.
+        if statusError.body.range(of: #"^(Optional\()?\d+ bytes\)?$"#, options: .regularExpression) != nil {
+            throw fail("""
+                The emulator answered \(answer), and \(exercise.function) passed HTTPStatusError(statusCode: \(status)) \
+                with the body \(statusError.body.debugDescription): that is the Data's description (its size), not its \
+                text — String(describing:) or "\\(data)" of a Data says how many bytes it holds. Pass the text: \
+                String(decoding: data ?? Data(), as: UTF8.self). See \(exercise.reference).
+                """, file: file, line: line)
+        }
         XCTAssertTrue(statusError.body.contains("\"error\""), """
             The emulator answered \(answer), and \(exercise.function) passed HTTPStatusError(statusCode: \(status)) \
             with the body \(statusError.body.debugDescription): pass the response's body too, as text — \
@@ -301,6 +321,26 @@ class Lesson5TestCase: LabTestCase {
                 task's `error` on as it is. See \(exercise.reference).
                 """, file: file, line: line)
         }
+    }
+
+    /// When `request`'s URL ends in `..json` (appendingPathExtension(".json"), the dot given twice): the mistake in
+    /// words, to come first in a message about its path; "" otherwise.
+    static func doubledDot(_ request: RecordedRequest) -> String {
+        guard request.url.path.hasSuffix("..json") else { return "" }
+        return """
+            The URL ends in `..json` (\(request.url.path)): appendingPathExtension takes the extension without its \
+            dot — appendingPathExtension("json") — and adds the dot itself.
+            """ + " "
+    }
+
+    /// When `request` is a GET where a write was due: the two ways a GET goes out, to follow what was sent; "" otherwise.
+    static func getInstead(_ request: RecordedRequest, of method: String) -> String {
+        guard request.method == "GET" else { return "" }
+        return """
+             A GET is what goes out when the method is never set, or when the data task is handed the URL instead of \
+            the URLRequest you set it on (`session.dataTask(with: url)`): set `request.httpMethod = "\(method)"` and \
+            hand dataTask the request, not its URL.
+            """
     }
 
     /// "PUT /x.json -> 200; …", what the emulator received.

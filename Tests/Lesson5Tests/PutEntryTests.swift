@@ -22,7 +22,7 @@ final class PutEntryTests: Lesson5TestCase {
         _ = try put(newEntry())
         let request = try onlyRequest(from: exercise)
         XCTAssertEqual(request.method, "PUT", """
-            put(entry:) sent \(request.summary). Use PUT: the app chose the key (the entry's identifier), and PUT \
+            put(entry:) sent \(request.summary).\(Self.getInstead(request, of: "PUT")) Use PUT: the app chose the key (the entry's identifier), and PUT \
             writes exactly there — the same call creates the entry and, later, replaces it. POST would make Firebase \
             invent a new key under the URL each time. See LESSONS.md §5.3.
             """)
@@ -37,7 +37,7 @@ final class PutEntryTests: Lesson5TestCase {
             only URLs ending in .json. See LESSONS.md §5.3.
             """)
         XCTAssertEqual(request.path, "/\(entry.identifier)", """
-            put(entry:) wrote to the path \(request.path), but an entry lives at its own key, its identifier: \
+            \(Self.doubledDot(request))put(entry:) wrote to the path \(request.path), but an entry lives at its own key, its identifier: \
             <baseURL>/\(entry.identifier).json. URL sent: \(request.url.absoluteString). See LESSONS.md §5.3.
             """)
     }

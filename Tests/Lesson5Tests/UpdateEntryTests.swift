@@ -36,6 +36,18 @@ final class UpdateEntryTests: Lesson5TestCase {
         let missed = [("title", now.title == server.title), ("bodyText", now.bodyText == server.bodyText),
                       ("timestamp", now.timestamp == server.timestamp), ("mood", now.mood == server.mood),
                       ("identifier", now.identifier == server.identifier)].filter { !$0.1 }.map(\.0)
+        if !missed.isEmpty {
+            // Copied a moment later, on another queue? Then update returned before it had done its work.
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
+            if entry.record == server {
+                throw fail("""
+                    When update(entry:with:) returned, the entry still had its old values (\(Self.describe([now]))); they \
+                    came later, after it had returned: the copying was sent to another queue (`DispatchQueue.main.async`, \
+                    a `Task`). The sync compares and saves right after calling update: copy the values before update \
+                    returns, on the queue it is called on (the sync's, not the main one). See LESSONS.md §5.6.
+                    """)
+            }
+        }
         XCTAssertTrue(missed.isEmpty, """
             After update(entry:with:) the entry is \(Self.describe([now])) with timestamp \
             \(now.timestamp.timeIntervalSinceReferenceDate); the server's values are \(Self.describe([server])) with \
