@@ -12,7 +12,8 @@ public func oneLine(_ value: Any) -> String {
 /// Its own description runs over three lines ("Debug description: …") and, folded into a sentence, read as part of it.
 public func briefly(_ error: DecodingError) -> String {
     func place(_ context: DecodingError.Context) -> String {
-        context.codingPath.isEmpty ? "at the top" : "at \"" + context.codingPath.map(\.stringValue).joined(separator: ".") + "\""
+        context.codingPath.isEmpty ? "at the top"
+            : "at \"" + context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "\""
     }
     switch error {
     case .keyNotFound(let key, let context):
