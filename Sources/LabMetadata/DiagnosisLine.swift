@@ -141,12 +141,36 @@ public enum DiagnosisLine {
     }
 
     /// After the last ". ", "; " or ": " that ends within the limit (and past a quarter of it), or nil.
+    /// A separator inside parentheses is passed over while one outside them will do: cut at the "; " of "(the
+    /// database received 1: GET … -> 401 …; 0 refreshes)", the first line ended inside the parenthesis it opened.
     private static func sentenceEnd(in line: String) -> String.Index? {
-        let head = line.prefix(FirstLine.limit)
-        for separator in [". ", "; ", " — ", ": "] {
-            if let found = head.range(of: separator, options: .backwards),
-               head.distance(from: head.startIndex, to: found.lowerBound) > FirstLine.limit / 4 {
-                return separator == " — " ? found.lowerBound : line.index(before: found.upperBound)
+        // One character more than the limit: a ". " whose full stop is the limit's last character ends a line that fits.
+        let head = line.prefix(FirstLine.limit + 1)
+        var depth = 0, outside: [String.Index: Bool] = [:], opened: String.Index?
+        for index in head.indices {
+            outside[index] = depth == 0
+            if head[index] == "(" {
+                if depth == 0 { opened = index }
+                depth += 1
+            } else if head[index] == ")" {
+                depth = max(0, depth - 1)
+            }
+        }
+        for insideToo in [false, true] {
+            // No sentence ends outside the parenthesis the limit falls in: end the line before that parenthesis.
+            if insideToo, depth > 0, let open = opened, open > head.startIndex, head[head.index(before: open)] == " ",
+               head.distance(from: head.startIndex, to: open) > FirstLine.limit / 4 {
+                return head.index(before: open)
+            }
+            for separator in [". ", "; ", " — ", ": "] {
+                var searchEnd = head.endIndex
+                while let found = head.range(of: separator, options: .backwards, range: head.startIndex..<searchEnd),
+                      head.distance(from: head.startIndex, to: found.lowerBound) > FirstLine.limit / 4 {
+                    if insideToo || outside[found.lowerBound] == true {
+                        return separator == " — " ? found.lowerBound : line.index(before: found.upperBound)
+                    }
+                    searchEnd = found.lowerBound
+                }
             }
         }
         return nil

@@ -49,6 +49,24 @@ final class DiagnosisLineTests: XCTestCase {
         XCTAssertFalse(shapedLong.contains("list: \(long)"), "and shortened where it stood: \(shapedLong)")
     }
 
+    func test_theFirstLine_endsOutsideAParenthesis_whenASentenceEndsThere() {
+        // Lesson 9's expiry: cut at the "; " inside the traffic's parenthesis, the first line ended in the middle of
+        // it; the sentence ends after it, its full stop the limit's last character.
+        let message = #"After one GET, database threw .status(401, "Auth token is expired") (the database received 1: "#
+            + "GET /users/eKTWs4akUNG3D7pdPFezW2YqORLJ.json?auth=<ID token 1> -> 401 Auth token is expired; 0 refreshes). "
+            + "On 401 \"Auth token is expired\": refresh the token, then send the request again with the new one. See LESSONS.md §9.4."
+        let shaped = DiagnosisLine.shape(message)
+        XCTAssertLessThanOrEqual(firstLine(shaped).count, FirstLine.limit, shaped)
+        XCTAssertTrue(firstLine(shaped).hasSuffix("0 refreshes)."), shaped)
+        XCTAssertEqual(shaped.replacingOccurrences(of: "\n", with: " "), message, "no prose moved or lost: \(shaped)")
+        // A parenthesis that runs past the limit, with no sentence ending outside it: the line ends before it.
+        let longer = message.replacingOccurrences(of: "; 0 refreshes)", with: "; GET /threads.json?auth=<ID token 1> -> 401 Auth token is expired; 0 refreshes)")
+        let shapedLonger = DiagnosisLine.shape(longer)
+        XCTAssertLessThanOrEqual(firstLine(shapedLonger).count, FirstLine.limit, shapedLonger)
+        XCTAssertTrue(firstLine(shapedLonger).hasSuffix(#"threw .status(401, "Auth token is expired")"#), shapedLonger)
+        XCTAssertEqual(shapedLonger.replacingOccurrences(of: "\n", with: " "), longer, "no prose moved or lost: \(shapedLonger)")
+    }
+
     func test_comparedValuesAlone_pastTheFirstLine_areGivenInFullOnly() {
         // Lesson 10's tie order: the first line said it all, then `[("["-P5QdiIlZv_zWnsfgYx…]` on a line of its own.
         let values = "[(\"[" + Array(repeating: #"\"-P5QdiIlZv_zWnsfgYxA\""#, count: 9).joined(separator: ", ") + "]\") is not equal to (\"[…]\")]"
