@@ -18,7 +18,9 @@ enum FailureText {
             if before == ")" || before == "\"" {
                 let values = rest[rest.index(rest.startIndex, offsetBy: 2)..<dash.lowerBound]
                 let message = rest[dash.upperBound...]
-                let shown = values.count > 300 ? values.prefix(300) + "…" : values
+                // Both values, whole up to DiagnosisLine's `in full:` limit: cut at 300, a list of nine push IDs lost
+                // the expected one, which is the half a learner needs.
+                let shown = values.count > 1_000 ? values.prefix(1_000) + "…" : values
                 return message.isEmpty ? String(shown) : "\(message) [\(shown)]"
             }
             search = dash.upperBound

@@ -23,8 +23,59 @@ final class DiagnosisLineTests: XCTestCase {
         XCTAssertLessThanOrEqual(first.count, FirstLine.limit, first)
         XCTAssertTrue(first.hasPrefix("createMessageThread sent POST /a.json  body: {\"identifier\":\"6A0551"), first)
         XCTAssertTrue(shaped.contains("\n  in full: \(body)"), shaped)
-        XCTAssertTrue(shaped.contains("\n  in full: \(url)"), "the URL whole, without the sentence's full stop: \(shaped)")
+        // The URL is in the prose moved to the second line: a datum of modest size stays whole there.
+        XCTAssertTrue(shaped.contains("Sent to \(url)."), "the URL whole, in the moved prose: \(shaped)")
+        XCTAssertFalse(shaped.contains("in full: \(url)"), "and not again below: \(shaped)")
         XCTAssertTrue(shaped.contains("a thread is made with PUT at its own key"), "no prose is lost: \(shaped)")
+    }
+
+    func test_dataInTheMovedProse_stayWhole_unlessLong() {
+        // Lesson 9's advice after a body that is no JSON: the example body in the advice lost its last field,
+        // shortened to `{"email": …, "password":…}`, and came again on an `in full:` line.
+        let sent = #"{"email": "ada@example.com", "password": "<the password>", "returnSecureToken": true}"#
+        let example = #"{"email": …, "password": …, "returnSecureToken": true}"#
+        let message = "signUp(email:password:)'s POST has no JSON object as its body (\(sent)). Ada's password has quotes "
+            + "and a backslash, and the body holds it as it is: built by string interpolation, it is no JSON. Send "
+            + "\(example), encoded by JSONEncoder, as `httpBody`. See LESSONS.md §9.2."
+        let shaped = DiagnosisLine.shape(message)
+        XCTAssertLessThanOrEqual(firstLine(shaped).count, FirstLine.limit, shaped)
+        XCTAssertTrue(shaped.contains("Send \(example), encoded"), "the advice's example whole: \(shaped)")
+        XCTAssertEqual(shaped.components(separatedBy: "in full: ").count, 2, "only the sent body in full: \(shaped)")
+        XCTAssertTrue(shaped.contains("in full: \(sent)"), shaped)
+        let long = "[" + Array(repeating: #""-P5QdiIlZv_zWnsfgYxA""#, count: 12).joined(separator: ", ") + "]"
+        let withLongData = String(repeating: "Prose that fills the first line. ", count: 7) + "Then a long list: \(long) and more."
+        let shapedLong = DiagnosisLine.shape(withLongData)
+        XCTAssertTrue(shapedLong.contains("in full: \(long)"), "a long datum below the first line is still given in full: \(shapedLong)")
+        XCTAssertFalse(shapedLong.contains("list: \(long)"), "and shortened where it stood: \(shapedLong)")
+    }
+
+    func test_theFirstLine_endsOutsideAParenthesis_whenASentenceEndsThere() {
+        // Lesson 9's expiry: cut at the "; " inside the traffic's parenthesis, the first line ended in the middle of
+        // it; the sentence ends after it, its full stop the limit's last character.
+        let message = #"After one GET, database threw .status(401, "Auth token is expired") (the database received 1: "#
+            + "GET /users/eKTWs4akUNG3D7pdPFezW2YqORLJ.json?auth=<ID token 1> -> 401 Auth token is expired; 0 refreshes). "
+            + "On 401 \"Auth token is expired\": refresh the token, then send the request again with the new one. See LESSONS.md §9.4."
+        let shaped = DiagnosisLine.shape(message)
+        XCTAssertLessThanOrEqual(firstLine(shaped).count, FirstLine.limit, shaped)
+        XCTAssertTrue(firstLine(shaped).hasSuffix("0 refreshes)."), shaped)
+        XCTAssertEqual(shaped.replacingOccurrences(of: "\n", with: " "), message, "no prose moved or lost: \(shaped)")
+        // A parenthesis that runs past the limit, with no sentence ending outside it: the line ends before it.
+        let longer = message.replacingOccurrences(of: "; 0 refreshes)", with: "; GET /threads.json?auth=<ID token 1> -> 401 Auth token is expired; 0 refreshes)")
+        let shapedLonger = DiagnosisLine.shape(longer)
+        XCTAssertLessThanOrEqual(firstLine(shapedLonger).count, FirstLine.limit, shapedLonger)
+        XCTAssertTrue(firstLine(shapedLonger).hasSuffix(#"threw .status(401, "Auth token is expired")"#), shapedLonger)
+        XCTAssertEqual(shapedLonger.replacingOccurrences(of: "\n", with: " "), longer, "no prose moved or lost: \(shapedLonger)")
+    }
+
+    func test_comparedValuesAlone_pastTheFirstLine_areGivenInFullOnly() {
+        // Lesson 10's tie order: the first line said it all, then `[("["-P5QdiIlZv_zWnsfgYx…]` on a line of its own.
+        let values = "[(\"[" + Array(repeating: #"\"-P5QdiIlZv_zWnsfgYxA\""#, count: 9).joined(separator: ", ") + "]\") is not equal to (\"[…]\")]"
+        let message = "Message.inOrder(_:): 8 messages with one timestamp came out as z A 7 - Z a k _; Firebase orders a "
+            + "tie by key, code by code: - 7 A Z _ a k z (Swift's < on the keys). See LESSONS.md §10.2. \(values)"
+        let shaped = DiagnosisLine.shape(message)
+        let lines = shaped.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, shaped)
+        XCTAssertEqual(lines.last, "  in full: \(values)", shaped)
     }
 
     func test_longProse_movesToTheNextLine_atASentencesEnd() {

@@ -82,6 +82,8 @@ class Lesson10TestCase: LabTestCase {
     /// What a call threw, in words: `ThreadAPIError.status(500)`.
     static func describe(_ error: Error) -> String {
         if let stub = error as? NotImplemented { return "\(stub)" }
+        if let decoding = error as? DecodingError { return briefly(decoding) }
+        if case .decoding(let decoding)? = error as? ThreadAPIError { return "ThreadAPIError.decoding(\(briefly(decoding)))" }
         return "\(type(of: error)).\(oneLine(error))"
     }
 }

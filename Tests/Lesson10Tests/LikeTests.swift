@@ -61,9 +61,15 @@ final class LikeTests: LikesTestCase {
                 \(write.summary)
                 """)
         }
+        // An empty if-match (or "nil") is a tag the code never found: say where it is, as when no write is sent.
+        let notFound = ["", "nil", "null"].contains(ifMatch.trimmingCharacters(in: .whitespaces).lowercased()) && etag != nil ? """
+             An empty tag is one your code did not find: read it with response.value(forHTTPHeaderField: "ETag"), \
+            which ignores case: allHeaderFields is a plain dictionary, and Foundation on Linux spells this key \
+            "Etag", so allHeaderFields["ETag"] finds nothing.
+            """ : ""
         XCTAssertEqual(ifMatch, etag, """
-            \(exercise.function) sent if-match: \(ifMatch), not the ETag the read answered (\(etag ?? "none")): \
-            the tag is the server's, opaque — copy it from the ETag header. See LESSONS.md §10.5.
+            \(exercise.function) sent if-match: \(ifMatch.isEmpty ? "(empty)" : ifMatch), not the ETag the read answered \
+            (\(etag ?? "none")): the tag is the server's, opaque — copy it from the ETag header.\(notFound) See LESSONS.md §10.5.
             """)
         if let text = write.bodyJSON?.stringValue {
             return XCTFail("""
@@ -106,10 +112,16 @@ final class LikeTests: LikesTestCase {
     func test_like_after412_writesFromTheCountAndETagThe412Sent() throws {
         // Two likes from others land between the read and the write: only the 412's body knows the count now.
         try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1, likesPerTurn: 2)
-        _ = try call(exercise) { try await $0.like(Self.messageKey) }
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
         guard writes.count >= 2, let refused = writes.first(where: { $0.response.statusCode == 412 }),
               let retry = writes.last, retry.receivedAt > refused.receivedAt else {
-            return XCTFail("\(exercise.function) did not write again after a 412 (\(TrafficReport(emulator).summary)). See LESSONS.md §10.5.")
+            return XCTFail("""
+                \(exercise.function) did not write again after a 412: it \(result.outcome). A 412 Precondition Failed \
+                says another client wrote between your read and your write, so nothing was written; its body is the \
+                count now and its ETag header the tag now: write that count + 1 with if-match: <that tag>, up to \
+                maxAttempts writes in all. See LESSONS.md §10.5.
+                \(TrafficReport(emulator).summary)
+                """)
         }
         if retry.bodyJSON == refused.bodyJSON {
             return XCTFail("""

@@ -1,5 +1,6 @@
 import Foundation
 import Lesson7
+import LabTestSupport
 
 /// What one call of the learner's service ended with: its success closure's value, or its failure.
 enum Outcome<Value> {
@@ -25,6 +26,7 @@ enum Outcome<Value> {
 
     private static func oneLineError(_ error: Error) -> String {
         if let urlError = error as? URLError { return "URLError(\(urlError.code.rawValue))" }
+        if let decoding = error as? DecodingError { return briefly(decoding) }
         return "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ").prefix(240).description
     }
 }

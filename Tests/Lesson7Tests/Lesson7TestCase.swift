@@ -180,12 +180,14 @@ class Lesson7TestCase: LabTestCase {
     // MARK: Messages
 
     /// Why a DecodingError happened, in the lesson's words.
+    /// Why a 2xx answer did not decode. The error itself is already in the message (`failure(.decoding(…))`), in a
+    /// few words: it is not repeated here.
     static func explain(_ error: Error) -> String {
         let text = "\(error)"
         if text.contains("Date") || text.contains("created_at") || text.contains("sent_at") {
-            return "ChatCave's times are ISO 8601 strings in whole seconds (\"2026-11-23T10:00:00Z\", no fractional part: a formatter with .withFractionalSeconds, or a format with .SSS, reads none of them): give your JSONDecoder `dateDecodingStrategy = .iso8601` (§7.3). (\(text.prefix(200)))"
+            return "ChatCave's times are ISO 8601 strings in whole seconds (\"2026-11-23T10:00:00Z\", no fractional part: a formatter with .withFractionalSeconds, or a format with .SSS, reads none of them): give your JSONDecoder `dateDecodingStrategy = .iso8601` (§7.1)."
         }
-        return "decode the answer as the model the contract names ([Room], Room, [Message], Message), with the given models' coding keys. (\(text.prefix(200)))"
+        return "decode the answer as the model the contract names ([Room], Room, [Message], Message), with the given models' coding keys (§7.1)."
     }
 
     /// When `got` differs from `expected` only in its times, each off by the same whole number of minutes: why (a time

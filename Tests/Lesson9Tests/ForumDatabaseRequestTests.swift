@@ -198,6 +198,9 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
     func test_database_secondExpiredAnswer_throwsSignInExpired_neverLoops() throws {
         let ada = try signedInAsAda(for: exercise)
         databaseClock.advance(2 * Self.pastExpiry)  // the database's clock runs ahead: every token Auth issues is expired there
+        // A few seconds on at Auth too, so that a refreshed token is not, byte for byte, the one signed in with (same
+        // claims, same second) and the messages name it "ID token 2", not "ID token 1" as if the retry sent the old one.
+        authClock.advance(5)
         let outcome = try request("GET", "users/\(ada.userID)")
         XCTAssertLessThanOrEqual(refreshRequests.count, 1, "\(refreshTraffic) for one request (\(databaseTraffic)): refresh once; a new token refused again will be refused again. See LESSONS.md §9.4.")
         XCTAssertLessThanOrEqual(firebase.requests.count, 2, "\(databaseTraffic): the request, and one retry after one refresh, then stop. See LESSONS.md §9.4.")

@@ -74,7 +74,8 @@ extension Lesson9TestCase {
         if returnSecureToken != .bool(true) && returnSecureToken?.stringValue != "true" {
             return """
                 \(exercise.function)'s body has no "returnSecureToken": true (keys: \(fields.keys.sorted())). Without it \
-                Firebase Auth answers no refresh token (the kit's emulator, like Google's, answers one anyway). See \(exercise.reference).
+                Firebase Auth answers no refresh token (the kit's emulator answers one anyway, as Firebase's own Auth \
+                emulator does). See \(exercise.reference).
                 """
         }
         return nil

@@ -93,13 +93,14 @@ extension Lesson9TestCase {
     /// A call's outcome in words.
     static func describe<T>(_ outcome: Result<T, Error>) -> String {
         switch outcome {
-        case .success(let value): return "success (\(value))"
+        case .success(let value): return value is Void ? "by returning, without an error" : "success (\(value))"
         case .failure(let error): return describe(error)
         }
     }
 
     static func describe(_ error: Error?) -> String {
         guard let error = error else { return "no error" }
+        if let decoding = error as? DecodingError { return briefly(decoding) }
         guard let signInError = error as? SignInError else { return "\(type(of: error)): \(oneLine(error))" }
         switch signInError {
         case .transport(let urlError): return ".transport(URLError(\(urlError.code.rawValue)))"
@@ -176,9 +177,15 @@ extension Lesson9TestCase {
         case .failure(let failure): error = failure
         }
         guard let got = error as? SignInError else {
+            // Decoding the success's fields from a refusal's body is the usual way to get here: say so first.
+            let decodedARefusal = error is DecodingError && !(auth.requests + firebase.requests).isEmpty ? """
+                 A DecodingError means it read the refusal's body as if it were a success: look at the \
+                status (HTTPURLResponse's statusCode) first; an answer outside 200...299 has Firebase's error body, \
+                whose message says which SignInError it is.
+                """ : ""
             throw fail("""
                 \(situation), and \(exercise.function) threw \(Self.describe(error)): every failure is thrown as a \
-                SignInError, here .\(wanted), so the app can switch over one type. See LESSONS.md §9.1.
+                SignInError, here .\(wanted), so the app can switch over one type.\(decodedARefusal) See LESSONS.md §9.1.
                 """, file: file, line: line)
         }
         guard got != wanted else { return }

@@ -67,6 +67,11 @@ extension ServeCommand {
         guard let path = options.rules else {
             return "Rules:     none: every request is allowed and auth= is ignored (--rules database.rules.json to check them)"
         }
-        return "Rules:     \(path): requests need what they allow; a denied one gets 401 Permission denied"
+        // The curl lines above it carry no auth=: under rules such as Lesson 9's they are refused, which must not
+        // look like a broken server to a learner who tries them first.
+        return """
+            Rules:     \(path): requests need what they allow; a denied one gets 401 Permission denied
+                       (the curl lines above send no auth=, so these rules may refuse them: sign in below, add ?auth=<idToken>)
+            """
     }
 }
