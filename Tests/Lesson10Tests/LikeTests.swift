@@ -246,8 +246,28 @@ final class LikeTests: LikesTestCase {
         }
     }
 
+    /// No answer to the read, then (a fresh emulator) no answer to the write. The read's answer is held until the
+    /// fault for the next request is queued, so the fault meets the write every run, with no timing luck.
     func test_like_noAnswer_throwsTransport() throws {
-        try checkNoAnswerThrowsTransport(exercise) { try await $0.like(Self.messageKey) }
+        guard try checkNoAnswerThrowsTransport(exercise, { try await $0.like(Self.messageKey) }) else { return }
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 0)
+        let emulator = self.emulator!
+        emulator.holdResponses()
+        DispatchQueue.global().async {
+            let deadline = Date().addingTimeInterval(2)
+            while emulator.requests.isEmpty, Date() < deadline { usleep(1_000) }
+            emulator.inject(.transportError(.timedOut))
+            emulator.releaseHeldResponses()
+        }
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
+        guard case .failure(let error) = result, case ThreadAPIError.transport(let urlError) = error, urlError.code == .timedOut else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when its write got no answer (URLError.timedOut); expected \
+                ThreadAPIError.transport with that URLError. Only a 412 is a conflict to retry: a write with no answer \
+                may have been stored, and writing again would count the like twice. See LESSONS.md §10.6.
+                \(TrafficReport(emulator).summary)
+                """)
+        }
     }
 
     func test_like_readRefused_throwsStatus401_andWritesNothing() throws {

@@ -94,16 +94,20 @@ class LikesTestCase: Lesson10TestCase {
     }
 
     /// Calls `body` when no answer comes (URLError.timedOut): it must throw `.transport` with that URLError.
+    /// True when it passed.
+    @discardableResult
     func checkNoAnswerThrowsTransport(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
-                                      _ body: @escaping (LikeCounter) async throws -> Int) throws {
+                                      _ body: @escaping (LikeCounter) async throws -> Int) throws -> Bool {
         emulator.inject(.transportError(.timedOut))
         let result = try call(exercise, file: file, line: line, body)
         guard case .failure(let error) = result, case ThreadAPIError.transport(let urlError) = error, urlError.code == .timedOut else {
-            return XCTFail("""
+            XCTFail("""
                 \(exercise.function) \(result.outcome) when no answer came (URLError.timedOut); expected \
                 ThreadAPIError.transport with that URLError. See LESSONS.md §10.3.
                 """, file: file, line: line)
+            return false
         }
+        return true
     }
 
     /// The requests that wrote the counter (every method but GET).

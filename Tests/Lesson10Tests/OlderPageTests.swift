@@ -135,11 +135,12 @@ final class OlderPageTests: PagesTestCase {
             """)
     }
 
+    /// Count 7, not the default 20: a call that forwards no count (newestPage()) gives 20 and is seen.
     func test_olderPage_withNothingShown_givesTheNewestPage() throws {
-        let page = try requirePage(try olderPage(than: []), exercise)
-        XCTAssertEqual(Self.tiesByKey(page), try Self.messages(36...55), """
-            \(exercise.function) gave \(Self.positions(page)) with nothing shown yet (loaded is []); then the page is \
-            the newest one, #36…#55. See \(exercise.reference).
+        let page = try requirePage(try olderPage(than: [], count: 7), exercise)
+        XCTAssertEqual(Self.tiesByKey(page), try Self.messages(49...55), """
+            \(exercise.function)(count: 7) gave \(Self.positions(page)) with nothing shown yet (loaded is []); then the \
+            page is the newest 7, #49…#55 (newestPage(count: count): pass the count on). See \(exercise.reference).
             """)
     }
 
