@@ -194,6 +194,21 @@ final class MessageTests: Lesson2TestCase {
                 : "store the parameter, unchanged, in a `Date` property.") See LESSONS.md §2.2.
             """)
         guard (now - 5)...(after.timeIntervalSinceReferenceDate + 5) ~= seconds else { return }
+        // `Date()` as the default is evaluated during the call, so it lies between the moments read just before and just
+        // after it: a default rounded (to whole seconds, say) or made earlier is seen every time, not by luck.
+        if !((now - 0.001)...(after.timeIntervalSinceReferenceDate + 0.001) ~= seconds) {
+            let again = try encoded(MessageThread.Message(text: "Again", sender: "Ada"), exercise)
+            if again["timestamp"] != json["timestamp"] || seconds.rounded(.down) == seconds {
+                throw fail("""
+                    MessageThread.Message(text:sender:), made without a timestamp between \(JSONValue.number(now).description) \
+                    and \(JSONValue.number(after.timeIntervalSinceReferenceDate).description) seconds since 2001, encodes \
+                    "timestamp": \(JSONValue.number(seconds).description)\(seconds.rounded(.down) == seconds ? ", a whole number of seconds: your default rounds the moment" : ", not the moment it was made"). \
+                    It should be timestamped now, exactly: two messages made within the same second must not share a \
+                    timestamp. The parameter's default, `Date()` in the signature, is that moment — don't round it. \
+                    See LESSONS.md §2.2.
+                    """)
+            }
+        }
         Thread.sleep(forTimeInterval: 0.02)
         let later = try encoded(MessageThread.Message(text: "Later", sender: "Ada"), exercise)
         XCTAssertFalse(later["timestamp"] == json["timestamp"], """

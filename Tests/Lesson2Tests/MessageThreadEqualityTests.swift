@@ -21,6 +21,9 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         _ = probe == probe
     }
 
+    /// `==` as generic code calls it: through the Equatable conformance.
+    static func equalThroughEquatable<T: Equatable>(_ lhs: T, _ rhs: T) -> Bool { lhs == rhs }
+
     func thread(title: String = Lesson2TestCase.sampleTitle, identifier: String = Lesson2TestCase.sampleThreadID,
                 messages: [MessageThread.Message]? = nil) -> MessageThread {
         MessageThread(title: title, identifier: identifier, messages: messages ?? [sampleMessage()])
@@ -52,7 +55,28 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         let first = thread()
         let second = thread()
         try requireInitialiserKeeps(first, second, sameValues: true, "two threads built from the same title, identifier and messages")
-        XCTAssertTrue(first == first, "A thread is not equal (==) to itself. == should compare title, identifier and messages. See LESSONS.md §2.4.")
+        // The same question asked again must get the same answer: an == that compares JSONEncoder's bytes depends on
+        // the order in which the encoder writes a JSON object's keys, which is not fixed (on Linux it changes from one
+        // encoding to the next), so it answers true or false by luck. Asked often enough, the luck shows every time.
+        for (pair, lhs, rhs) in [("a thread and itself", first, first), ("the two threads", first, second)] {
+            let answers = (0..<48).map { _ in lhs == rhs }
+            let yes = answers.filter { $0 }.count
+            if yes != 0 && yes != answers.count {
+                throw fail("""
+                    Asked \(answers.count) times whether \(pair) are equal (==), your == answered true \(yes) times and \
+                    false \(answers.count - yes) times. == must depend on the values only. Comparing JSONEncoder's output \
+                    byte for byte does this: JSONEncoder's key order is not fixed (on Linux it changes from one encoding to \
+                    the next), so two encodings of equal threads can differ. Compare the title, the identifier and the \
+                    messages (or encode with `outputFormatting = .sortedKeys`). See LESSONS.md §2.4.
+                    """)
+            }
+        }
+        XCTAssertTrue(first == first, """
+            A thread is not equal (==) to itself. == should compare title, identifier and messages, which are the same \
+            every time you read them. If it compares the threads' JSON (JSONEncoder's bytes), note that JSONEncoder's key \
+            order is not fixed (on Linux it changes from one encoding to the next): one thread can encode to different \
+            bytes twice — compare the properties, or encode with `outputFormatting = .sortedKeys`. See LESSONS.md §2.4.
+            """)
         if first == first && !(first == second) {
             XCTFail("""
                 Two separate MessageThread instances built from the same title, identifier and messages compare unequal \
@@ -62,6 +86,18 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
                 """)
         }
         XCTAssertTrue(!(first == second) || second == first, "== is not symmetric: a == b but not b == a. Compare the same properties of lhs and rhs. See LESSONS.md §2.4.")
+        // Generic code — `[a] == [b]`, XCTAssertEqual, firstIndex(of:), Lesson 4's arrays of threads — calls == through
+        // Equatable, which is not always the `==` the compiler picks for two MessageThread values: a subclass of NSObject
+        // gets NSObject's Equatable, which asks isEqual(_:) (identity, unless overridden).
+        if first == second && !Self.equalThroughEquatable(first, second) {
+            let nsObject = (first as AnyObject) is NSObject
+            XCTFail("""
+                Your == says two threads with the same values are equal when it is called on two MessageThreads, but \
+                through Equatable — as `[a] == [b]`, XCTAssertEqual and firstIndex(of:) call it — they are not equal. \
+                \(nsObject ? "MessageThread inherits from NSObject, whose Equatable conformance calls isEqual(_:), which compares identity unless you override it: override `isEqual(_:)` (and `hash`) to compare the title, identifier and messages, and let == ask it — or don't inherit from NSObject." : "The `==` that Equatable uses is not yours: declare your == as MessageThread's Equatable conformance (`public static func ==` inside the class or an extension of it).") \
+                See LESSONS.md §2.4.
+                """)
+        }
     }
 
     func test_equality_threadsWithDifferentTitles_areNotEqual() throws {

@@ -210,9 +210,12 @@ final class MessageThreadTests: Lesson2TestCase {
     }
 
     func test_messageThread_roundTripsThroughJSON() throws {
+        // Not in time order, and one message twice: a decoding that sorts the messages, or drops a repeated one, is seen.
+        let later = MessageThread.Message(text: "Two", sender: "Grace", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_060.25))
         let messages = [
+            later,
             MessageThread.Message(text: "One", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_000.5)),
-            MessageThread.Message(text: "Two", sender: "Grace", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_060.25)),
+            later,
         ]
         for message in messages {
             let back = try? JSONDecoder().decode(MessageThread.Message.self, from: JSONEncoder().encode(message))
@@ -236,9 +239,17 @@ final class MessageThreadTests: Lesson2TestCase {
                 """)
         }
         let after = try encoded(back, exercise)
-        XCTAssertTrue(after == before, """
+        guard after != before else { return }
+        let sent = before["messages"].arrayValue ?? [], received = after["messages"].arrayValue ?? []
+        func sorted(_ list: [JSONValue]) -> [String] { list.map(\.description).sorted() }
+        let cause = received.count < sent.count && Set(received.map(\.description)) == Set(sent.map(\.description))
+            ? " It went out with \(sent.count) messages, one of them twice, and came back with \(received.count): your decoding drops a message equal to one before it. A message given twice must come back twice — two POSTs of the same words are two messages."
+            : received.count == sent.count && received != sent && sorted(received) == sorted(sent)
+            ? " Its messages came back in another order: decode them in the order the data holds them — don't sort them (the thread keeps its messages in order, §2.3)."
+            : ""
+        XCTFail("""
             A thread encoded and decoded again is not the same: it went out as \(before.description) and came back as \
-            \(after.description). Differences: \(Self.differences(after, before).joined(separator: "; ")). Every property \
+            \(after.description). Differences: \(Self.differences(after, before).joined(separator: "; ")).\(cause) Every property \
             must be encoded and decoded unchanged. See LESSONS.md §2.3.
             """)
     }
