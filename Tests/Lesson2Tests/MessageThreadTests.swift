@@ -107,13 +107,17 @@ final class MessageThreadTests: Lesson2TestCase {
                 let cause = given[0] == given[1] && elements.count < given.count
                     ? "It was given the same message twice and holds it once: keep every message, repeated ones too — two POSTs of the same words are two messages."
                     : messages == reversed ? "It holds the two messages in another order: keep the order the caller gave (a Set, or sorting, loses it)."
-                    : storage.isEmpty ? "Your `messages` property holds the messages given, so your own encoding writes something else."
-                    : initialValue.isEmpty ? "In the thread your initialiser built, \(storage.joined(separator: "; "))."
+                    : storage.isEmpty ? """
+                        Your `messages` property holds the messages given, so your own encoding (`encode(to:)`) writes \
+                        something else: \(Self.differences(messages, expected, at: "messages").joined(separator: "; ")). Let each \
+                        message encode itself, as MessageThread.Message's Codable does: `container.encode(messages, forKey: .messages)`.
+                        """
+                    : initialValue.isEmpty ? "In the thread your initialiser built, \(storage.joined(separator: "; ")). Store the `messages` parameter unchanged."
                     : initialValue.joined(separator: " ")
                 XCTFail("""
                     A thread made with two messages should encode "messages" as an array of the two, each encoded as \
                     MessageThread.Message encodes it, in the order given: \(expected.description). It encodes \
-                    \(elements.count) element(s): \(messages.description). \(cause) Store the `messages` parameter unchanged. \
+                    \(elements.count) element(s): \(messages.description). \(cause) \
                     See LESSONS.md §2.1 and §2.3.
                     """)
             case .object:
@@ -129,10 +133,13 @@ final class MessageThreadTests: Lesson2TestCase {
                     `[MessageThread.Message]`, and store the parameter in it. See LESSONS.md §2.3.
                     """)
             default:
+                let isArray = Self.stored(thread)["messages"].map { Self.typeDescription(of: $0).hasPrefix("[") && !Self.typeDescription(of: $0).contains(":") } ?? false
                 XCTFail("""
                     A thread made with two messages encodes "messages" as \(Self.kind(messages)) \(messages.description), not an \
-                    array of message objects\(declared.map { " (\($0))" } ?? ""). Type the property `[MessageThread.Message]`: \
-                    the thread's JSON layer nests the message layer. See LESSONS.md §2.1 and §2.3.
+                    array of message objects\(declared.map { " (\($0))" } ?? ""). \(isArray
+                        ? "The property is an array, so your own encoding (`encode(to:)`) turns it into \(Self.kind(messages) == "the string" ? "a string (a JSON text inside the JSON?)" : Self.kind(messages)): encode the array itself, `container.encode(messages, forKey: .messages)`, and JSONEncoder nests each message object in it."
+                        : "Type the property `[MessageThread.Message]`: the thread's JSON layer nests the message layer.") \
+                    See LESSONS.md §2.1 and §2.3.
                     """)
             }
             return
