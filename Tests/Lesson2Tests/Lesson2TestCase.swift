@@ -263,10 +263,71 @@ class Lesson2TestCase: LabTestCase {
     /// them this way only to say which property holds what, and whether it is optional.
     static func stored(_ value: Any) -> [String: Any] {
         var properties: [String: Any] = [:]
-        for child in Mirror(reflecting: value).children {
-            if let label = child.label { properties[label] = child.value }
+        // A class's own properties, then those it inherits (a base class of the learner's holding `identifier`, say).
+        var mirror: Mirror? = Mirror(reflecting: value)
+        while let current = mirror {
+            for child in current.children {
+                if let label = child.label, properties[label] == nil { properties[label] = child.value }
+            }
+            mirror = current.superclassMirror
         }
         return properties
+    }
+
+    /// The learner's own base class of `value`'s class (nil for none, and for NSObject, which stores nothing).
+    static func baseClass(of value: Any) -> String? {
+        guard let base = Mirror(reflecting: value).superclassMirror?.subjectType, !(base == NSObject.self) else { return nil }
+        return name(of: base)
+    }
+
+    // MARK: == asked again
+
+    static let keyOrderNote = """
+        Comparing JSONEncoder's output byte for byte does this: JSONEncoder's key order is not fixed (it follows where \
+        in memory the encoder's dictionary lands, so it can change from one encoding to the next), so two encodings of \
+        equal values can differ. Compare the properties (or encode with `outputFormatting = .sortedKeys`).
+        """
+
+    /// Stops the test when `==` answers differently for the same two values asked again: an == that depends on
+    /// something other than the values answers by luck, and the tests after it would fail or pass by luck too.
+    /// The usual one compares JSONEncoder's bytes: the order of a JSON object's keys follows the hash seed of the
+    /// encoder's dictionary, which Swift takes from the address of its storage — so it is the same every time in one
+    /// state of the heap, and changes with it (and from one run to the next). Each of the 48 questions is therefore
+    /// asked with a different number of small blocks taken from the heap (the first with none), so that the luck
+    /// shows in one run, every run.
+    static func unsteadyAnswers<T: Equatable>(_ lhs: T, _ rhs: T) -> (yes: Int, asked: Int)? {
+        let answers = (0..<48).map { question -> Bool in
+            // Up to 23 blocks of each size class up to 512 bytes (where a small dictionary's storage lives): ~3 ms.
+            let blocks = (0..<(question * 7 % 24)).flatMap { _ in
+                (1...32).map { size in UnsafeMutableRawPointer.allocate(byteCount: 16 * size, alignment: 16) }
+            }
+            defer { blocks.forEach { $0.deallocate() } }
+            return lhs == rhs
+        }
+        let yes = answers.filter { $0 }.count
+        return yes != 0 && yes != answers.count ? (yes, answers.count) : nil
+    }
+
+    /// Stops the test (in `exercise`) when `lhs == rhs` answers by luck (`unsteadyAnswers`).
+    func requireSteadyEquality<T: Equatable>(_ lhs: T, _ rhs: T, _ what: String, _ exercise: Exercise,
+                                             file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let (yes, asked) = Self.unsteadyAnswers(lhs, rhs) else { return }
+        throw fail("""
+            Asked \(asked) times whether \(what) are equal (==), your == answered true \(yes) times and false \
+            \(asked - yes) times. == must depend on the values only. \(Self.keyOrderNote) See \(exercise.reference).
+            """, file: file, line: line)
+    }
+
+    /// For the tests of the thread (§2.3, §2.4), which compare messages with Message's ==: stops the test ("setup: …")
+    /// when that == answers by luck, so that they fail the same way every run and send the learner to §2.2.
+    func requireSteadyMessageEquality(file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let (yes, asked) = Self.unsteadyAnswers(sampleMessage(), sampleMessage()) else { return }
+        throw fail("""
+            setup: MessageThread.Message's == (§2.2), asked \(asked) times whether two messages built from the same \
+            text, sender and timestamp are equal, answered true \(yes) times and false \(asked - yes) times, so no test \
+            that compares messages can give the same verdict twice. Make the tests of §2.2 (MessageTests) pass first. \
+            See LESSONS.md §2.2.
+            """, file: file, line: line)
     }
 
     /// A value's type as Swift source spells it: `String`, `Date?`, `[Message]`, `[String: Message]`.

@@ -33,6 +33,7 @@ final class MessageThreadTests: Lesson2TestCase {
 
     /// Stops the test when the learner's Message (§2.2) cannot decode the recorded message or decodes another one.
     func requireMessageDecodes() throws {
+        try requireSteadyMessageEquality()
         let message = try decodeFixture(MessageThread.Message.self, Self.messageFixture, Lesson2TestCase.message,
                                         sample: sampleMessage(), setup: "MessageThread.Message (§2.2) does not decode")
         if !(message == sampleMessage()) {
@@ -56,7 +57,15 @@ final class MessageThreadTests: Lesson2TestCase {
         let recorded = try recordedLayers().thread
         if let problem = Self.keyProblem(model, encodes: json, recorded: recorded, fixture: Self.databaseFixture,
                                          properties: Set(Self.stored(thread).keys)) {
-            XCTFail("\(problem) Your thread encodes to \(json.description). See LESSONS.md §2.1 and §2.3.")
+            // A subclass of a Codable class gets no Codable of its own: it inherits the base's encode(to:), which
+            // writes the base's properties only (the compiler asks for init(from:), never for encode(to:)).
+            let inherited = Self.baseClass(of: thread).map { base in """
+                 MessageThread inherits from \(base), and Swift writes no Codable for a subclass: it inherits \(base)'s \
+                encode(to:), which writes \(base)'s properties only (the compiler asks you for `init(from:)`, never for \
+                `encode(to:)`). Override encode(to:) in MessageThread to write its own properties too, after \
+                `try super.encode(to: encoder)`.
+                """ } ?? ""
+            XCTFail("\(problem)\(inherited) Your thread encodes to \(json.description). See LESSONS.md §2.1 and §2.3.")
         }
     }
 
@@ -224,6 +233,7 @@ final class MessageThreadTests: Lesson2TestCase {
             MessageThread.Message(text: "One", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_000.5)),
             later,
         ]
+        try requireSteadyMessageEquality()
         for message in messages {
             let back = try? JSONDecoder().decode(MessageThread.Message.self, from: JSONEncoder().encode(message))
             if !(back.map { $0 == message } ?? false) {
