@@ -531,6 +531,18 @@ class Lesson2TestCase: LabTestCase {
         }
     }
 
+    /// `value` with every string that holds a JSON object or array replaced by that JSON.
+    static func parsingEmbeddedJSON(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text):
+            guard text.hasPrefix("{") || text.hasPrefix("["), let json = try? JSONValue(data: Data(text.utf8)) else { return value }
+            return parsingEmbeddedJSON(json)
+        case .array(let elements): return .array(elements.map(parsingEmbeddedJSON))
+        case .object(let members): return .object(members.mapValues(parsingEmbeddedJSON))
+        default: return value
+        }
+    }
+
     static func kind(_ value: JSONValue) -> String {
         switch value {
         case .null: return "null"

@@ -40,8 +40,9 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
             messageEqualityChecked = true
             try requireSteadyMessageEquality(file: file, line: line)
         }
-        let left = try encoded(lhs, exercise, setup: "MessageThread (§2.3)", file: file, line: line)
-        let right = try encoded(rhs, exercise, setup: "MessageThread (§2.3)", file: file, line: line)
+        // Compared as JSON, a layer written as JSON text too (a §2.3 mistake, named there): its key order is not fixed.
+        let left = Self.parsingEmbeddedJSON(try encoded(lhs, exercise, setup: "MessageThread (§2.3)", file: file, line: line))
+        let right = Self.parsingEmbeddedJSON(try encoded(rhs, exercise, setup: "MessageThread (§2.3)", file: file, line: line))
         if sameValues && left != right {
             throw fail("""
                 setup: \(what) encode differently (\(left.description) and \(right.description)), so no == can find them \

@@ -256,7 +256,9 @@ final class MessageThreadTests: Lesson2TestCase {
                 """)
         }
         let after = try encoded(back, exercise)
-        guard after != before else { return }
+        // Compared as JSON, a layer written as JSON text too (a mistake the tests before name): that text has
+        // JSONEncoder's key order, which is not fixed, so the same value could differ as a string by luck.
+        guard Self.parsingEmbeddedJSON(after) != Self.parsingEmbeddedJSON(before) else { return }
         let sent = before["messages"].arrayValue ?? [], received = after["messages"].arrayValue ?? []
         func sorted(_ list: [JSONValue]) -> [String] { list.map(\.description).sorted() }
         let cause = received.count < sent.count && Set(received.map(\.description)) == Set(sent.map(\.description))
