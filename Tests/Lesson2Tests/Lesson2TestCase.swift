@@ -296,6 +296,11 @@ class Lesson2TestCase: LabTestCase {
     /// asked with a different number of small blocks taken from the heap (the first with none), so that the luck
     /// shows in one run, every run.
     static func unsteadyAnswers<T: Equatable>(_ lhs: T, _ rhs: T) -> (yes: Int, asked: Int)? {
+        let (yes, asked) = answers(lhs, rhs)
+        return yes != 0 && yes != asked ? (yes, asked) : nil
+    }
+
+    static func answers<T: Equatable>(_ lhs: T, _ rhs: T) -> (yes: Int, asked: Int) {
         let answers = (0..<48).map { question -> Bool in
             // Up to 23 blocks of each size class up to 512 bytes (where a small dictionary's storage lives): ~3 ms.
             let blocks = (0..<(question * 7 % 24)).flatMap { _ in
@@ -304,14 +309,16 @@ class Lesson2TestCase: LabTestCase {
             defer { blocks.forEach { $0.deallocate() } }
             return lhs == rhs
         }
-        let yes = answers.filter { $0 }.count
-        return yes != 0 && yes != answers.count ? (yes, answers.count) : nil
+        return (answers.filter { $0 }.count, answers.count)
     }
 
-    /// Stops the test (in `exercise`) when `lhs == rhs` answers by luck (`unsteadyAnswers`).
+    /// Stops the test (in `exercise`) when `lhs == rhs` answers by luck (`unsteadyAnswers`); otherwise returns the
+    /// answer it gave every time — use it, not one more call, which could still be the one lucky answer.
+    @discardableResult
     func requireSteadyEquality<T: Equatable>(_ lhs: T, _ rhs: T, _ what: String, _ exercise: Exercise,
-                                             file: StaticString = #filePath, line: UInt = #line) throws {
-        guard let (yes, asked) = Self.unsteadyAnswers(lhs, rhs) else { return }
+                                             file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
+        let (yes, asked) = Self.answers(lhs, rhs)
+        guard yes != 0 && yes != asked else { return yes == asked }
         throw fail("""
             Asked \(asked) times whether \(what) are equal (==), your == answered true \(yes) times and false \
             \(asked - yes) times. == must depend on the values only. \(Self.keyOrderNote) See \(exercise.reference).

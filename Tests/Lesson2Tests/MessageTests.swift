@@ -115,8 +115,8 @@ final class MessageTests: Lesson2TestCase {
     func test_message_decodesTheRecordedMessage() throws {
         let expected = sampleMessage()
         let decoded = try decodeFixture(MessageThread.Message.self, Self.messageFixture, exercise, sample: expected)
-        try requireSteadyEquality(decoded, expected, "the decoded recorded message and the same message built in code", exercise)
-        guard !(decoded == expected) else { return }
+        let equal = try requireSteadyEquality(decoded, expected, "the decoded recorded message and the same message built in code", exercise)
+        guard !equal else { return }
         let storage = Self.storageProblems(decoded, given: given, decoded: true)
         var cause: String
         if Self.summary(decoded) == Self.summary(expected) {
@@ -166,8 +166,8 @@ final class MessageTests: Lesson2TestCase {
                 Your encoding and your decoding must agree. Encoded: \(String(decoding: data, as: UTF8.self)). See LESSONS.md §2.2.
                 """)
         }
-        try requireSteadyEquality(back, message, "a message and the same message encoded and decoded again", exercise)
-        XCTAssertTrue(back == message, """
+        let equal = try requireSteadyEquality(back, message, "a message and the same message encoded and decoded again", exercise)
+        XCTAssertTrue(equal, """
             A message encoded and decoded again is not equal to the original: it went out as \(String(decoding: data, as: UTF8.self)) \
             and came back holding \(Self.summary(back)). Every stored property must be encoded and decoded unchanged. See LESSONS.md §2.2.
             """)
@@ -223,8 +223,8 @@ final class MessageTests: Lesson2TestCase {
     func test_message_equality_comparesTextSenderAndTimestamp() throws {
         let message = sampleMessage()
         let twin = sampleMessage()
-        try requireSteadyEquality(message, twin, "two messages built from the same text, sender and timestamp", exercise)
-        XCTAssertTrue(message == twin, Self.summary(message) == Self.summary(twin) ? """
+        let equal = try requireSteadyEquality(message, twin, "two messages built from the same text, sender and timestamp", exercise)
+        XCTAssertTrue(equal, Self.summary(message) == Self.summary(twin) ? """
             Two messages built from the same text, sender and timestamp are not equal (==), although their stored \
             properties hold the same values (\(Self.summary(message))): let Swift write Message's == (don't write your \
             own), or compare exactly text, sender and timestamp. See LESSONS.md §2.2.

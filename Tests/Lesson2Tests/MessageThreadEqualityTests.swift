@@ -64,16 +64,16 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         let second = thread()
         try requireInitialiserKeeps(first, second, sameValues: true, "two threads built from the same title, identifier and messages")
         // The same question asked again must get the same answer (an == on JSONEncoder's bytes answers by luck).
-        try requireSteadyEquality(first, first, "a thread and itself", exercise)
-        try requireSteadyEquality(first, second, "two threads built from the same values", exercise)
-        XCTAssertTrue(first == first, """
+        let selfEqual = try requireSteadyEquality(first, first, "a thread and itself", exercise)
+        let twinsEqual = try requireSteadyEquality(first, second, "two threads built from the same values", exercise)
+        XCTAssertTrue(selfEqual, """
             A thread is not equal (==) to itself. == should compare title, identifier and messages, which are the same \
             every time you read them. If it compares the threads' JSON (JSONEncoder's bytes), note that JSONEncoder's key \
             order is not fixed (it follows where in memory the encoder's dictionary lands, so it can change from one \
             encoding to the next): one thread can encode to different \
             bytes twice — compare the properties, or encode with `outputFormatting = .sortedKeys`. See LESSONS.md §2.4.
             """)
-        if first == first && !(first == second) {
+        if selfEqual && !twinsEqual {
             XCTFail("""
                 Two separate MessageThread instances built from the same title, identifier and messages compare unequal \
                 (==), while each equals itself: your == tells apart two objects that hold the same values, as `===` (the \
@@ -81,11 +81,11 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
                 you hold. See LESSONS.md §2.4.
                 """)
         }
-        XCTAssertTrue(!(first == second) || second == first, "== is not symmetric: a == b but not b == a. Compare the same properties of lhs and rhs. See LESSONS.md §2.4.")
+        XCTAssertTrue(!twinsEqual || second == first, "== is not symmetric: a == b but not b == a. Compare the same properties of lhs and rhs. See LESSONS.md §2.4.")
         // Generic code — `[a] == [b]`, XCTAssertEqual, firstIndex(of:), Lesson 4's arrays of threads — calls == through
         // Equatable, which is not always the `==` the compiler picks for two MessageThread values: a subclass of NSObject
         // gets NSObject's Equatable, which asks isEqual(_:) (identity, unless overridden).
-        if first == second && !Self.equalThroughEquatable(first, second) {
+        if twinsEqual && !Self.equalThroughEquatable(first, second) {
             let nsObject = (first as AnyObject) is NSObject
             XCTFail("""
                 Your == says two threads with the same values are equal when it is called on two MessageThreads, but \
@@ -173,7 +173,8 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
                                         setup: "MessageThread (§2.3) does not decode")
         try requireInitialiserKeeps(decoded, built, sameValues: true,
             "the thread decoded from Fixtures/\(Self.threadFixture) and the same thread built with MessageThread(title:identifier:messages:)")
-        XCTAssertTrue(decoded == built && built == decoded, """
+        let decodedEqual = try requireSteadyEquality(decoded, built, "the decoded recorded thread and the same thread built in code", exercise)
+        XCTAssertTrue(decodedEqual && built == decoded, """
             The thread decoded from the recorded data (Fixtures/\(Self.threadFixture)) is not equal (==) to \
             MessageThread(title: "\(Self.sampleTitle)", identifier: "\(Self.sampleThreadID)", messages: [<the recorded message>]), \
             although both encode to \(oneLine((try? JSONValue(encoding: built))?.description ?? "?")). == must compare \
