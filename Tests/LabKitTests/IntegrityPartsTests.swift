@@ -56,6 +56,8 @@ final class IntegrityPartsTests: FolderTestCase {
         XCTAssertTrue(try violations("import XCTest").first?.contains("L/X.swift:1: imports XCTest") == true)
         // The standard library's Synchronization (Mutex, Atomic) guards state in a correct Lesson 7 (ok-mutex-state).
         XCTAssertEqual(try violations("import Foundation\nimport Dispatch\nimport Synchronization"), [])
+        // Observation's @Observable makes a correct Lesson 2 model (thread-observable-with-coding-keys).
+        XCTAssertEqual(try violations("import Foundation\nimport Observation"), [])
         XCTAssertTrue(try violations("let x = 1\nlet y: Void = { _ = atexit { } }()").first?.contains("X.swift:2: uses `atexit`") == true)
         XCTAssertTrue(try violations("func f() { _ = Foundation.Process() }").first?.contains("`Process`") == true)
         XCTAssertTrue(try violations("public func XCTFail(_ text: String) {}").first?.contains("declares `XCTFail`") == true)

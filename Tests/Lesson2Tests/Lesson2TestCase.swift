@@ -15,6 +15,45 @@ class Lesson2TestCase: LabTestCase {
     static let thread = Exercise("MessageThread.init(title:identifier:messages:)", section: "2.3")
     static let equality = Exercise("MessageThread.==(lhs:rhs:)", section: "2.4")
 
+    // MARK: The time zone the tests run in
+
+    /// The tests run in a time zone that is not UTC (and whose offset is not whole hours), whatever the machine's: a
+    /// model that "converts" a Date to local time (adding `TimeZone.current.secondsFromGMT()`) changes the instant,
+    /// and on a machine set to UTC the shift would be zero and go unseen. Asia/Kolkata has no daylight saving time.
+    static let testTimeZone = "Asia/Kolkata"
+    private static var savedTZ: String??
+
+    override class func setUp() {
+        super.setUp()
+        savedTZ = .some(ProcessInfo.processInfo.environment["TZ"])
+        setenv("TZ", testTimeZone, 1)
+        NSTimeZone.resetSystemTimeZone()
+    }
+
+    override class func tearDown() {
+        if case .some(let saved) = savedTZ {
+            if let saved = saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            NSTimeZone.resetSystemTimeZone()
+        }
+        savedTZ = nil
+        super.tearDown()
+    }
+
+    /// A sentence (beginning " — ") when `actual` is `expected` moved by the local time zone's offset from UTC, either way.
+    static func timeZoneNote(_ actual: Date, _ expected: Date) -> String {
+        let shift = actual.timeIntervalSince(expected)
+        let zone = TimeZone.current
+        guard let offset = [expected, actual, Date()].map({ TimeInterval(zone.secondsFromGMT(for: $0)) })
+                .first(where: { $0 != 0 && abs(abs(shift) - abs($0)) < 0.001 }) else { return "" }
+        let minutes = Int(abs(offset) / 60)
+        return """
+             — moved by \(minutes / 60) h \(minutes % 60) min, exactly the offset from UTC of the time zone the tests run \
+            in (\(zone.identifier)). A Date is an instant, the same in every time zone: there is nothing to convert, and \
+            adding `secondsFromGMT` makes it another instant. A time zone matters only when a date is shown as text \
+            (DateFormatter) (§2.5)
+            """
+    }
+
     // MARK: The recorded data (Fixtures/lesson2/README.md)
 
     static let messageFixture = "lesson2/message.json"
@@ -144,10 +183,51 @@ class Lesson2TestCase: LabTestCase {
         case .valueNotFound(let type, let context):
             return "at \(path(context.codingPath)) your model asks for \(typeName(type)), but the data holds null."
         case .dataCorrupted(let context):
+            if context.codingPath.isEmpty, let json = data, context.debugDescription.contains("not valid JSON") {
+                return wholeNumberProblem(json, reported: oneLine(context.debugDescription), path: path, owner: { owner(at: $0) })
+            }
             return "the data at \(path(context.codingPath)) does not fit: \(oneLine(context.debugDescription))."
         @unknown default:
             return oneLine(error)
         }
+    }
+
+    /// Foundation on Linux (Swift 6.3) reports a number decoded as a type that cannot hold it — `decode(Int.self, …)`
+    /// where the data has 5.55405872056162E8 — as "The given data was not valid JSON." at the top level, with no key
+    /// (Darwin says "Parsed JSON number <…> does not fit in Int." at the key). `json` parsed, so it is valid JSON: the
+    /// message names the data's numbers with a fraction, and what the learner's property there is declared.
+    static func wholeNumberProblem(_ json: JSONValue, reported: String, path: ([CodingKey]) -> String,
+                                   owner: ([CodingKey]) -> Any?) -> String {
+        struct Key: CodingKey {
+            var stringValue: String, intValue: Int?
+            init(_ key: String) { stringValue = key; intValue = nil }
+            init(_ index: Int) { stringValue = "\(index)"; intValue = index }
+            init?(stringValue: String) { self.init(stringValue) }
+            init?(intValue: Int) { self.init(intValue) }
+        }
+        func fractions(_ node: JSONValue, _ at: [CodingKey]) -> [(path: [CodingKey], number: Double)] {
+            switch node {
+            case .number(let number): return number.rounded() == number ? [] : [(at, number)]
+            case .array(let elements): return elements.enumerated().flatMap { fractions($0.element, at + [Key($0.offset)]) }
+            case .object(let members): return members.keys.sorted().flatMap { fractions(members[$0]!, at + [Key($0)]) }
+            default: return []
+            }
+        }
+        let found = fractions(json, [])
+        var sentence = """
+            JSONDecoder reports "\(reported)", but the data is valid JSON: Foundation on Linux says that when your \
+            decoding asks for a whole number (an Int) where the data holds a number with a fraction
+            """
+        guard !found.isEmpty else { return sentence + ", or a number that does not fit the type asked for." }
+        sentence += " — here \(found.map { "\(path($0.path)) (\(JSONValue.number($0.number).description))" }.joined(separator: ", "))."
+        for (at, number) in found {
+            guard let name = at.last?.stringValue, let model = owner(Array(at.dropLast())), let property = stored(model)[name] else { continue }
+            let declared = typeDescription(of: property)
+            sentence += declared.hasPrefix("Date") || declared.hasPrefix("Double")
+                ? " Your `\(name)` property is declared \(declared): decode it as \(declared.hasPrefix("Date") ? "a Date (JSONDecoder reads the number exactly)" : "a Double"), not as an Int."
+                : " Your `\(name)` property is declared \(declared), which cannot hold \(JSONValue.number(number).description): \(name == "timestamp" ? "declare it a `Date` (§2.5)" : "give it the type the data has")."
+        }
+        return sentence
     }
 
     /// Whether decoding `requested` (the type a DecodingError names) is what Swift's own Codable decodes for a property
@@ -183,10 +263,93 @@ class Lesson2TestCase: LabTestCase {
     /// them this way only to say which property holds what, and whether it is optional.
     static func stored(_ value: Any) -> [String: Any] {
         var properties: [String: Any] = [:]
-        for child in Mirror(reflecting: value).children {
-            if let label = child.label { properties[label] = child.value }
+        // A class's own properties, then those it inherits (a base class of the learner's holding `identifier`, say).
+        var mirror: Mirror? = Mirror(reflecting: value)
+        while let current = mirror {
+            for child in current.children {
+                if let label = child.label, properties[label] == nil { properties[label] = child.value }
+            }
+            mirror = current.superclassMirror
         }
         return properties
+    }
+
+    /// The learner's own base class of `value`'s class (nil for none, and for NSObject, which stores nothing).
+    static func baseClass(of value: Any) -> String? {
+        guard let base = Mirror(reflecting: value).superclassMirror?.subjectType, !(base == NSObject.self) else { return nil }
+        return name(of: base)
+    }
+
+    // MARK: == asked again
+
+    static let keyOrderNote = """
+        Comparing JSONEncoder's output byte for byte does this: JSONEncoder's key order is not fixed (it follows where \
+        in memory the encoder's dictionary lands, so it can change from one encoding to the next), so two encodings of \
+        equal values can differ. Compare the properties (or encode with `outputFormatting = .sortedKeys`).
+        """
+
+    /// Stops the test when `==` answers differently for the same two values asked again: an == that depends on
+    /// something other than the values answers by luck, and the tests after it would fail or pass by luck too.
+    /// The usual one compares JSONEncoder's bytes: the order of a JSON object's keys follows the hash seed of the
+    /// encoder's dictionary, which Swift takes from the address of its storage — so it is the same every time in one
+    /// state of the heap, and changes with it (and from one run to the next). Each of the 48 questions is therefore
+    /// asked with a different number of small blocks taken from the heap (the first with none), so that the luck
+    /// shows in one run, every run.
+    static func unsteadyAnswers<T: Equatable>(_ lhs: T, _ rhs: T) -> (yes: Int, asked: Int)? {
+        let (yes, asked) = answers(lhs, rhs)
+        return yes != 0 && yes != asked ? (yes, asked) : nil
+    }
+
+    static func answers<T: Equatable>(_ lhs: T, _ rhs: T) -> (yes: Int, asked: Int) { answers { lhs == rhs } }
+
+    static func answers(_ ask: () -> Bool) -> (yes: Int, asked: Int) {
+        let answers = (0..<48).map { question -> Bool in
+            // Up to 23 blocks of each size class up to 512 bytes (where a small dictionary's storage lives): ~3 ms.
+            let blocks = (0..<(question * 7 % 24)).flatMap { _ in
+                (1...32).map { size in UnsafeMutableRawPointer.allocate(byteCount: 16 * size, alignment: 16) }
+            }
+            defer { blocks.forEach { $0.deallocate() } }
+            return ask()
+        }
+        return (answers.filter { $0 }.count, answers.count)
+    }
+
+    /// Stops the test (in `exercise`) when `lhs == rhs` answers by luck (`unsteadyAnswers`); otherwise returns the
+    /// answer it gave every time — use it, not one more call, which could still be the one lucky answer.
+    @discardableResult
+    func requireSteadyEquality<T: Equatable>(_ lhs: T, _ rhs: T, _ what: String, _ exercise: Exercise,
+                                             file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
+        try requireSteadyAnswer(Self.answers(lhs, rhs), what, exercise, file: file, line: line)
+    }
+
+    /// The same for two threads, with the `==` the compiler picks for two MessageThread values — the learner's, even
+    /// when Equatable's is another (NSObject's): a test of its own compares the two.
+    @discardableResult
+    func requireSteadyEquality(_ lhs: MessageThread, _ rhs: MessageThread, _ what: String, _ exercise: Exercise,
+                               file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
+        try requireSteadyAnswer(Self.answers { lhs == rhs }, what, exercise, file: file, line: line)
+    }
+
+    private func requireSteadyAnswer(_ answers: (yes: Int, asked: Int), _ what: String, _ exercise: Exercise,
+                                     file: StaticString, line: UInt) throws -> Bool {
+        let (yes, asked) = answers
+        guard yes != 0 && yes != asked else { return yes == asked }
+        throw fail("""
+            Asked \(asked) times whether \(what) are equal (==), your == answered true \(yes) times and false \
+            \(asked - yes) times. == must depend on the values only. \(Self.keyOrderNote) See \(exercise.reference).
+            """, file: file, line: line)
+    }
+
+    /// For the tests of the thread (§2.3, §2.4), which compare messages with Message's ==: stops the test ("setup: …")
+    /// when that == answers by luck, so that they fail the same way every run and send the learner to §2.2.
+    func requireSteadyMessageEquality(file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let (yes, asked) = Self.unsteadyAnswers(sampleMessage(), sampleMessage()) else { return }
+        throw fail("""
+            setup: MessageThread.Message's == (§2.2), asked \(asked) times whether two messages built from the same \
+            text, sender and timestamp are equal, answered true \(yes) times and false \(asked - yes) times, so no test \
+            that compares messages can give the same verdict twice. Make the tests of §2.2 (MessageTests) pass first. \
+            See LESSONS.md §2.2.
+            """, file: file, line: line)
     }
 
     /// A value's type as Swift source spells it: `String`, `Date?`, `[Message]`, `[String: Message]`.
@@ -252,7 +415,9 @@ class Lesson2TestCase: LabTestCase {
         for (name, expected) in given where !reported.contains(name) && same(name, expected) == false {
             let actual = properties[name].flatMap(unwrap)
             var sentence = "your `\(name)` property holds \(properties[name].map(show) ?? "nil"), not \(source(name)), \(show(expected))"
-            if let date = actual as? Date, abs(date.timeIntervalSinceNow) < 60 {
+            if let date = actual as? Date, let given = expected as? Date, !timeZoneNote(date, given).isEmpty {
+                sentence += timeZoneNote(date, given)
+            } else if let date = actual as? Date, abs(date.timeIntervalSinceNow) < 60 {
                 sentence += " (it holds the time the value was made: now)"
             } else if let text = actual as? String, name == "identifier", UUID(uuidString: text) != nil {
                 sentence += " (a new UUID of its own)"
@@ -318,7 +483,26 @@ class Lesson2TestCase: LabTestCase {
                 ? "your property `\(key)` is right, but your CodingKeys (or `encode(to:)`) write it under \"\(written)\": use the data's key, \"\(key)\""
                 : "your CodingKeys (or `encode(to:)`) write \"\(written)\": use the data's key, \"\(key)\""
         }
-        for key in want.subtracting(have).sorted() {
+        // @Observable (Observation) turns each `var` into a computed property over a stored `_name` and adds a stored
+        // `_$observationRegistrar`; Swift's Codable encodes the stored properties, so the keys get their names
+        // (swiftlang/swift#73280). Mirror sees the same stored properties, which is how the macro is recognised.
+        let registrar = "_$observationRegistrar"
+        let underscored = want.subtracting(have).filter { have.contains("_" + $0) }
+        var handled: Set<String> = []
+        if properties.contains(registrar) && (have.contains(registrar) || !underscored.isEmpty) {
+            handled = underscored
+            extra.subtract(underscored.map { "_" + $0 })
+            extra.remove(registrar)
+            let cases = want.sorted().map { underscored.contains($0) ? "_\($0) = \"\($0)\"" : $0 }.joined(separator: ", ")
+            sentences.append("""
+                Those keys come from @Observable: the macro turns each `var` into a computed property that reads a stored \
+                copy named with an underscore (\(quotedList(underscored.map { "_" + $0 }))) and adds a stored \
+                `_$observationRegistrar`, and Swift's Codable writes the stored properties, under their names \
+                (swiftlang/swift#73280). Keep @Observable and say which keys to write, with CodingKeys — \
+                `enum CodingKeys: String, CodingKey { case \(cases) }`, the registrar left out — or drop @Observable.
+                """)
+        }
+        for key in want.subtracting(have).sorted() where !handled.contains(key) {
             if let twin = extra.sorted().first(where: { $0.lowercased() == key.lowercased() }) {
                 extra.remove(twin)
                 sentences.append("Your \"\(twin)\" differs from the data's \"\(key)\" only in capitals, and JSON keys are case-sensitive: the data's \"\(key)\" would never be read. To fix it, \(fix(twin, key)).")
@@ -366,6 +550,18 @@ class Lesson2TestCase: LabTestCase {
             return zip(a, e).enumerated().flatMap { differences($0.element.0, $0.element.1, at: "\(path)[\($0.offset)]") }
         default:
             return ["at \(here), \(kind(actual)) \(actual.description) where the data has \(kind(expected)) \(expected.description)"]
+        }
+    }
+
+    /// `value` with every string that holds a JSON object or array replaced by that JSON.
+    static func parsingEmbeddedJSON(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text):
+            guard text.hasPrefix("{") || text.hasPrefix("["), let json = try? JSONValue(data: Data(text.utf8)) else { return value }
+            return parsingEmbeddedJSON(json)
+        case .array(let elements): return .array(elements.map(parsingEmbeddedJSON))
+        case .object(let members): return .object(members.mapValues(parsingEmbeddedJSON))
+        default: return value
         }
     }
 
@@ -466,12 +662,12 @@ extension Lesson2TestCase {
         case .number(let number):
             if abs(number - expected) < 0.001 { return nil }
             if let storedDate = storedDate, abs(storedDate.timeIntervalSince(date)) > 0.001 {
-                let now = abs(storedDate.timeIntervalSinceNow) < 60 ? ": that is now, the time the message was made" : ""
+                let zone = timeZoneNote(storedDate, date)
+                let now = !zone.isEmpty ? zone : abs(storedDate.timeIntervalSinceNow) < 60 ? ": that is now, the time the message was made" : ""
                 return """
                     \(model) encodes "timestamp" as \(value.description), not the date passed to the initialiser \
                     (\(JSONValue.number(expected).description) seconds since 2001): your `timestamp` property holds \
-                    \(show(storedDate))\(now). Store the `timestamp` parameter; its default, `Date()`, is already in the \
-                    signature and applies only when the caller leaves the timestamp out.
+                    \(show(storedDate))\(now). \(zone.isEmpty ? "Store the `timestamp` parameter; its default, `Date()`, is already in the signature and applies only when the caller leaves the timestamp out." : "Store the `timestamp` parameter unchanged.")
                     """
             }
             let converted = isDate ? " Your `timestamp` property holds the right Date, so your own encoding converts it: encode the Date itself." : declaration

@@ -115,11 +115,12 @@ final class MessageTests: Lesson2TestCase {
     func test_message_decodesTheRecordedMessage() throws {
         let expected = sampleMessage()
         let decoded = try decodeFixture(MessageThread.Message.self, Self.messageFixture, exercise, sample: expected)
-        guard !(decoded == expected) else { return }
+        let equal = try requireSteadyEquality(decoded, expected, "the decoded recorded message and the same message built in code", exercise)
+        guard !equal else { return }
         let storage = Self.storageProblems(decoded, given: given, decoded: true)
         var cause: String
         if Self.summary(decoded) == Self.summary(expected) {
-            cause = "Both hold the same values (\(Self.summary(decoded))), yet == says they differ: let Swift write Message's == (don't write your own), or compare exactly the three properties."
+            cause = "Both hold the same values (\(Self.summary(decoded))), yet == says they differ: let Swift write Message's == (don't write your own), or compare exactly the three properties (an == on JSONEncoder's bytes depends on its key order, which is not fixed)."
         } else {
             cause = "Decoded, \(storage.isEmpty ? "it holds \(Self.summary(decoded)); built, \(Self.summary(expected))" : storage.joined(separator: "; "))."
             let extra = Self.extraPropertyProblems(decoded, expected, given: given)
@@ -165,7 +166,8 @@ final class MessageTests: Lesson2TestCase {
                 Your encoding and your decoding must agree. Encoded: \(String(decoding: data, as: UTF8.self)). See LESSONS.md §2.2.
                 """)
         }
-        XCTAssertTrue(back == message, """
+        let equal = try requireSteadyEquality(back, message, "a message and the same message encoded and decoded again", exercise)
+        XCTAssertTrue(equal, """
             A message encoded and decoded again is not equal to the original: it went out as \(String(decoding: data, as: UTF8.self)) \
             and came back holding \(Self.summary(back)). Every stored property must be encoded and decoded unchanged. See LESSONS.md §2.2.
             """)
@@ -194,6 +196,21 @@ final class MessageTests: Lesson2TestCase {
                 : "store the parameter, unchanged, in a `Date` property.") See LESSONS.md §2.2.
             """)
         guard (now - 5)...(after.timeIntervalSinceReferenceDate + 5) ~= seconds else { return }
+        // `Date()` as the default is evaluated during the call, so it lies between the moments read just before and just
+        // after it: a default rounded (to whole seconds, say) or made earlier is seen every time, not by luck.
+        if !((now - 0.001)...(after.timeIntervalSinceReferenceDate + 0.001) ~= seconds) {
+            let again = try encoded(MessageThread.Message(text: "Again", sender: "Ada"), exercise)
+            if again["timestamp"] != json["timestamp"] || seconds.rounded(.down) == seconds {
+                throw fail("""
+                    MessageThread.Message(text:sender:), made without a timestamp between \(JSONValue.number(now).description) \
+                    and \(JSONValue.number(after.timeIntervalSinceReferenceDate).description) seconds since 2001, encodes \
+                    "timestamp": \(JSONValue.number(seconds).description)\(seconds.rounded(.down) == seconds ? ", a whole number of seconds: your default rounds the moment" : ", not the moment it was made"). \
+                    It should be timestamped now, exactly: two messages made within the same second must not share a \
+                    timestamp. The parameter's default, `Date()` in the signature, is that moment — don't round it. \
+                    See LESSONS.md §2.2.
+                    """)
+            }
+        }
         Thread.sleep(forTimeInterval: 0.02)
         let later = try encoded(MessageThread.Message(text: "Later", sender: "Ada"), exercise)
         XCTAssertFalse(later["timestamp"] == json["timestamp"], """
@@ -206,7 +223,8 @@ final class MessageTests: Lesson2TestCase {
     func test_message_equality_comparesTextSenderAndTimestamp() throws {
         let message = sampleMessage()
         let twin = sampleMessage()
-        XCTAssertTrue(message == twin, Self.summary(message) == Self.summary(twin) ? """
+        let equal = try requireSteadyEquality(message, twin, "two messages built from the same text, sender and timestamp", exercise)
+        XCTAssertTrue(equal, Self.summary(message) == Self.summary(twin) ? """
             Two messages built from the same text, sender and timestamp are not equal (==), although their stored \
             properties hold the same values (\(Self.summary(message))): let Swift write Message's == (don't write your \
             own), or compare exactly text, sender and timestamp. See LESSONS.md §2.2.

@@ -10,8 +10,10 @@ import Foundation
 ///   win over those of the modules it imports, so the tests would call the learner's version.
 struct IntegrityScan {
     /// Synchronization is the standard library's own (`Mutex`, `Atomic`): a correct way to guard shared state.
+    /// Observation is the toolchain's (`@Observable`, the model classes of SwiftUI apps): a correct Lesson 2 model
+    /// (thread-observable-with-coding-keys) may use it.
     static let allowedImports: Set<String> = ["Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatch",
-                                              "LabSupport", "Combine", "os", "Swift", "Synchronization"]
+                                              "LabSupport", "Combine", "os", "Swift", "Synchronization", "Observation"]
     static let forbiddenWords: [String: String] = [
         "@_silgen_name": "calls a function by its symbol name", "@_cdecl": "exports a C symbol",
         "@_extern": "calls a function by its symbol name", "dlsym": "looks up symbols at run time",
@@ -56,7 +58,7 @@ struct IntegrityScan {
         var found: [(Int, String)] = []
         for (index, token) in tokens.enumerated() {
             if token.text == "import", !token.afterDot, let module = Self.importedModule(tokens, after: index), !Self.allowedImports.contains(module) {
-                found.append((token.line, "imports \(module) — graded code may import only Foundation, FoundationNetworking, Dispatch, Synchronization and LabSupport"))
+                found.append((token.line, "imports \(module) — graded code may import only Foundation, FoundationNetworking, Dispatch, Synchronization, Observation and LabSupport"))
             } else if let why = Self.forbiddenWords[token.text] {  // `Foundation.Process` too
                 found.append((token.line, "uses `\(token.text)`, which \(why): no exercise needs it, and graded code may not"))
             }
