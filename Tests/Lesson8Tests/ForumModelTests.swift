@@ -49,12 +49,25 @@ final class ForumModelTests: Lesson8TestCase {
             """, file: file, line: line)
     }
 
+    /// Fails naming the order when `got` holds `expected`'s messages but not sorted by timestamp.
+    private func requireOldestFirst(_ got: [ForumMessage], _ expected: [ForumMessage], after what: String,
+                                    file: StaticString = #filePath, line: UInt = #line) throws {
+        guard got.count == expected.count, expected.allSatisfy({ got.contains($0) }),
+              zip(got, got.dropFirst()).contains(where: { $0.timestamp > $1.timestamp }) else { return }
+        throw fail("""
+            After \(what), messages holds the right \(got.count), in the wrong order: \(Self.describe(got)). Sort \
+            them by timestamp, oldest first (push IDs need not be in time order: each client sets its own clock; a \
+            dictionary has no order at all). See \(Self.model.reference).
+            """, file: file, line: line)
+    }
+
     /// Fails naming `mistake` unless `model.messages` is `expected`.
     private func expect(_ model: ForumModel, _ expected: [ForumMessage], after what: String, mistake: String,
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let got = model.messages
         guard got != expected else { return }
         try requireReferenceEpoch(got, expected, after: what, file: file, line: line)
+        try requireOldestFirst(got, expected, after: what, file: file, line: line)
         let missing = expected.filter { !got.contains($0) }
         if !missing.isEmpty, missing.allSatisfy({ $0.timestamp.timeIntervalSinceReferenceDate.rounded() != $0.timestamp.timeIntervalSinceReferenceDate }),
            got == expected.filter({ got.contains($0) }) {
@@ -88,31 +101,28 @@ final class ForumModelTests: Lesson8TestCase {
         let got = model.messages
         try requireReferenceEpoch(got, expected, after: "the snapshot (a put at \"/\" of five messages)")
         if Set(got.map(\.key)) == Set(expected.map(\.key)), got != expected {
-            throw fail("""
-                After the snapshot, messages holds the right five, in the wrong order: \(Self.describe(got)). Sort \
-                them by timestamp, oldest first (push IDs need not be in time order: each client sets its own clock; a \
-                dictionary has no order at all). See \(Self.model.reference).
-                """)
+            try requireOldestFirst(got, expected, after: "the snapshot")
         }
         try expect(model, expected, after: "the snapshot (a put at \"/\" of five messages)",
                    mistake: "The first event, a put at \"/\", is the whole data at the listened location: the initial snapshot.")
+
+        // Five messages in a dictionary's order come out oldest first once in 120 processes: three snapshots of
+        // eight, their keys not in time order, make an unsorted list fail every run.
+        for round in ["a", "b", "c"] {
+            var model = ForumModel()
+            let keys = ["h", "c", "f", "a", "g", "d", "b", "e"].map { "-NsA8\(round)\($0)" }
+            let messages = keys.enumerated().map { ForumMessage(key: $1, text: "message \($0)", sender: "Ana", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_000 + Double($0))) }
+            let object = messages.map { #""\#($0.key)":\#(Self.json($0))"# }.joined(separator: ",")
+            try apply(Self.event("put", "/", "{\(object)}"), to: &model)
+            try expect(model, messages, after: "a snapshot of eight messages, their keys not in time order",
+                       mistake: "Sort the messages by timestamp, oldest first.")
+        }
     }
 
     func test_anEmptySnapshot_null_givesNoMessages() throws {
         var model = ForumModel()
         try apply(Self.event("put", "/", "null"), to: &model)
         try expect(model, [], after: "a put at \"/\" of null (a thread without messages)", mistake: "null is no data: no messages, no error.")
-    }
-
-    func test_aPutAtAKey_inAnEmptyThread_addsItsFirstMessage() throws {
-        var model = ForumModel()
-        try apply(Self.event("put", "/", "null"), to: &model)
-        let first = ForumMessage(key: "-NsA2Ee4eE4eEe4eE4eE", text: "First!", sender: "Gus", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_070))
-        try apply(Self.event("put", "/\(first.key)", Self.json(first)), to: &model)
-        try expect(model, [first], after: "a snapshot of null (an empty thread), then a put at \"/\(first.key)\" of its first message", mistake: """
-            An empty thread (null) is still a place to write: a put below the root makes the object on the way, as \
-            Firebase does — the first message posted to an empty thread must show.
-            """)
     }
 
     func test_aPutAtAKey_addsThatMessage_andKeepsTheOthers() throws {
@@ -124,6 +134,17 @@ final class ForumModelTests: Lesson8TestCase {
         try expect(model, expected, after: "a put at \"/\(new.key)\" of one new message", mistake: """
             A put replaces the data at its path — here one message's key, below the location — and nothing else: \
             the path says where, relative to the listened location ("/" is all of it).
+            """)
+    }
+
+    func test_aPutAtAKey_inAnEmptyThread_addsItsFirstMessage() throws {
+        var model = ForumModel()
+        try apply(Self.event("put", "/", "null"), to: &model)
+        let first = ForumMessage(key: "-NsA2Ee4eE4eEe4eE4eE", text: "First!", sender: "Gus", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_070))
+        try apply(Self.event("put", "/\(first.key)", Self.json(first)), to: &model)
+        try expect(model, [first], after: "a snapshot of null (an empty thread), then a put at \"/\(first.key)\" of its first message", mistake: """
+            An empty thread (null) is still a place to write: a put below the root makes the object on the way, as \
+            Firebase does — the first message posted to an empty thread must show.
             """)
     }
 
