@@ -259,6 +259,23 @@ final class ForumListenerTests: ListenerTestCase {
         XCTAssertEqual(received.ends.count, 1, "The stream ended and the app called stop() from onEnd; onEnd was called \(received.ends.count) times (\(received.ends.map { "\($0)" })): after that, nothing more. See \(Self.listener.reference).")
     }
 
+    /// An app may stop listening from inside onUpdate (it leaves the thread when an update says so).
+    func test_stopCalledFromOnUpdate_returns() throws {
+        let stream = try startListening()
+        let listener = self.listener!
+        let stopped = Flag()
+        received.whenUpdated { listener.stop(); stopped.set() }
+        send([try snapshot()], on: stream)
+        _ = try update(1, after: "the snapshot (the app's onUpdate then calls stop())")
+        guard Self.waitUntil({ stopped.isSet }) else {
+            throw fail("""
+                The app called stop() from inside onUpdate, and stop() had not returned \(Int(Self.wait)) s later: the \
+                listener calls onUpdate while it holds its lock (or inside its queue's sync { }), so stop() waits for \
+                itself. Take model.messages and the closure under the lock, let go of it, then call onUpdate. See \(Self.listener.reference).
+                """)
+        }
+    }
+
     /// The connection lost in the middle of the stream (the server went away without ending the response): a
     /// transport error, which ends the stream too.
     func test_aLostConnection_endsItOnce() throws {

@@ -10,6 +10,7 @@ final class ForumModelTests: Lesson8TestCase {
         var model = ForumModel()
         try apply(Self.event("put", "/", try Self.forumJSON()), to: &model, setup: true, file: file, line: line)
         let expected = try Self.forumMessages()
+        try requireReferenceEpoch(model.messages, expected, after: "setup: the snapshot", file: file, line: line)
         guard model.messages == expected else {
             throw fail("""
                 setup: after the snapshot (a put at "/" of the recorded forum's five messages), messages is \
@@ -33,11 +34,40 @@ final class ForumModelTests: Lesson8TestCase {
         try requireStarted(file: file, line: line)
     }
 
+    /// Fails naming the epoch when `got` is `expected` with every timestamp read as seconds since 1970.
+    private func requireReferenceEpoch(_ got: [ForumMessage], _ expected: [ForumMessage], after what: String,
+                                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let shift = Date.timeIntervalBetween1970AndReferenceDate
+        guard !got.isEmpty, got.map(\.key) == expected.map(\.key), zip(got, expected).allSatisfy({
+            abs($1.timestamp.timeIntervalSince($0.timestamp) - shift) < 0.001 && $0.text == $1.text
+        }) else { return }
+        throw fail("""
+            After \(what), every message's timestamp is \(Int(shift)) s (31 years) too early: it was read as seconds \
+            since 1970 (Date(timeIntervalSince1970:)). The thread's timestamps count from 1 January 2001, as \
+            JSONEncoder writes a Date — Date(timeIntervalSinceReferenceDate:), which ForumMessage(key:json:) does for \
+            you. See \(Self.model.reference).
+            """, file: file, line: line)
+    }
+
+    /// Fails naming the order when `got` holds `expected`'s messages but not sorted by timestamp.
+    private func requireOldestFirst(_ got: [ForumMessage], _ expected: [ForumMessage], after what: String,
+                                    file: StaticString = #filePath, line: UInt = #line) throws {
+        guard got.count == expected.count, expected.allSatisfy({ got.contains($0) }),
+              zip(got, got.dropFirst()).contains(where: { $0.timestamp > $1.timestamp }) else { return }
+        throw fail("""
+            After \(what), messages holds the right \(got.count), in the wrong order: \(Self.describe(got)). Sort \
+            them by timestamp, oldest first (push IDs need not be in time order: each client sets its own clock; a \
+            dictionary has no order at all). See \(Self.model.reference).
+            """, file: file, line: line)
+    }
+
     /// Fails naming `mistake` unless `model.messages` is `expected`.
     private func expect(_ model: ForumModel, _ expected: [ForumMessage], after what: String, mistake: String,
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let got = model.messages
         guard got != expected else { return }
+        try requireReferenceEpoch(got, expected, after: what, file: file, line: line)
+        try requireOldestFirst(got, expected, after: what, file: file, line: line)
         let missing = expected.filter { !got.contains($0) }
         if !missing.isEmpty, missing.allSatisfy({ $0.timestamp.timeIntervalSinceReferenceDate.rounded() != $0.timestamp.timeIntervalSinceReferenceDate }),
            got == expected.filter({ got.contains($0) }) {
@@ -69,15 +99,24 @@ final class ForumModelTests: Lesson8TestCase {
         try apply(Self.event("put", "/", try Self.forumJSON()), to: &model)
         let expected = try Self.forumMessages()
         let got = model.messages
+        try requireReferenceEpoch(got, expected, after: "the snapshot (a put at \"/\" of five messages)")
         if Set(got.map(\.key)) == Set(expected.map(\.key)), got != expected {
-            throw fail("""
-                After the snapshot, messages holds the right five, in the wrong order: \(Self.describe(got)). Sort \
-                them by timestamp, oldest first (push IDs need not be in time order: each client sets its own clock; a \
-                dictionary has no order at all). See \(Self.model.reference).
-                """)
+            try requireOldestFirst(got, expected, after: "the snapshot")
         }
         try expect(model, expected, after: "the snapshot (a put at \"/\" of five messages)",
                    mistake: "The first event, a put at \"/\", is the whole data at the listened location: the initial snapshot.")
+
+        // Five messages in a dictionary's order come out oldest first once in 120 processes: three snapshots of
+        // eight, their keys not in time order, make an unsorted list fail every run.
+        for round in ["a", "b", "c"] {
+            var model = ForumModel()
+            let keys = ["h", "c", "f", "a", "g", "d", "b", "e"].map { "-NsA8\(round)\($0)" }
+            let messages = keys.enumerated().map { ForumMessage(key: $1, text: "message \($0)", sender: "Ana", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_000 + Double($0))) }
+            let object = messages.map { #""\#($0.key)":\#(Self.json($0))"# }.joined(separator: ",")
+            try apply(Self.event("put", "/", "{\(object)}"), to: &model)
+            try expect(model, messages, after: "a snapshot of eight messages, their keys not in time order",
+                       mistake: "Sort the messages by timestamp, oldest first.")
+        }
     }
 
     func test_anEmptySnapshot_null_givesNoMessages() throws {
@@ -95,6 +134,17 @@ final class ForumModelTests: Lesson8TestCase {
         try expect(model, expected, after: "a put at \"/\(new.key)\" of one new message", mistake: """
             A put replaces the data at its path — here one message's key, below the location — and nothing else: \
             the path says where, relative to the listened location ("/" is all of it).
+            """)
+    }
+
+    func test_aPutAtAKey_inAnEmptyThread_addsItsFirstMessage() throws {
+        var model = ForumModel()
+        try apply(Self.event("put", "/", "null"), to: &model)
+        let first = ForumMessage(key: "-NsA2Ee4eE4eEe4eE4eE", text: "First!", sender: "Gus", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_070))
+        try apply(Self.event("put", "/\(first.key)", Self.json(first)), to: &model)
+        try expect(model, [first], after: "a snapshot of null (an empty thread), then a put at \"/\(first.key)\" of its first message", mistake: """
+            An empty thread (null) is still a place to write: a put below the root makes the object on the way, as \
+            Firebase does — the first message posted to an empty thread must show.
             """)
     }
 
@@ -293,12 +343,13 @@ final class ForumModelTests: Lesson8TestCase {
         let time = Date(timeIntervalSinceReferenceDate: 750_000_000)
         for round in ["a", "b", "c"] {
             var model = ForumModel()
-            let keys = ["h", "c", "f", "a", "g", "d", "b", "e"].map { "-NsA9\(round)\($0)" }
+            // Upper case, `_` and lower case are different digits of a push ID: byte order, not case-blind order.
+            let keys = ["h", "C", "f", "A", "g", "_", "b", "e"].map { "-NsA9\(round)\($0)" }
             let messages = keys.map { ForumMessage(key: $0, text: "same time", sender: $0, timestamp: time) }
             let object = messages.map { #""\#($0.key)":\#(Self.json($0))"# }.joined(separator: ",")
             try apply(Self.event("put", "/", "{\(object)}"), to: &model)
             try expect(model, messages.sorted { $0.key < $1.key }, after: "a snapshot of eight messages with the same timestamp",
-                       mistake: "Messages with the same timestamp go in the order of their keys, so the list never changes order by chance.")
+                       mistake: "Messages with the same timestamp go in the order of their keys, compared as they are (String's <: for push IDs upper case, then `_`, then lower case — not lowercased), so the list never changes order by chance.")
         }
     }
 }

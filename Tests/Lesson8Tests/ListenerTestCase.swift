@@ -33,6 +33,7 @@ class ListenerTestCase: Lesson8TestCase {
         }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpAdditionalHeaders = [Self.sessionMark: mark]
+        configuration.protocolClasses = [InfiniteTimeoutGuard.self] + (configuration.protocolClasses ?? [])
         listener = ForumListener(baseURL: server.baseURL, threadID: ScriptedForum.threadID, configuration: configuration)
         received = ListenerCalls()
     }
@@ -138,7 +139,10 @@ class ListenerTestCase: Lesson8TestCase {
                 """, file: file, line: line)
         }
         if calls.updates.count < count, let end = calls.ends.first {
-            throw fail("After \(what), the listener ended with \(end) instead of calling onUpdate. See \(Self.listener.reference).",
+            let cause = (end as? ForumStreamError) == .httpStatus(200)
+                ? " A 200 is the stream opening: go on with it. (Its Content-Type is `text/event-stream; charset=utf-8` — a header may carry parameters after `;`: compare response.mimeType, or the status alone, not the whole header.)"
+                : ""
+            throw fail("After \(what), the listener ended with \(end) instead of calling onUpdate.\(cause) See \(Self.listener.reference).",
                        file: file, line: line)
         }
         return calls.updates[count - 1]
@@ -193,11 +197,14 @@ final class ListenerCalls: @unchecked Sendable {
     private var mostAtOnce = 0
     private var slowness: TimeInterval = 0
     private var afterEnd: (() -> Void)?
+    private var afterUpdate: (() -> Void)?
 
     /// From now on each onUpdate takes `seconds`, as an app's slow screen update would.
     func takeTime(_ seconds: TimeInterval) { lock.lock(); slowness = seconds; lock.unlock() }
     /// Runs `action` in onEnd, after recording the end: what an app does when the stream ends.
     func whenEnded(_ action: @escaping () -> Void) { lock.lock(); afterEnd = action; lock.unlock() }
+    /// Runs `action` in onUpdate, after recording the update.
+    func whenUpdated(_ action: @escaping () -> Void) { lock.lock(); afterUpdate = action; lock.unlock() }
     /// The most onUpdate calls that were running at one time.
     var mostUpdatesAtOnce: Int { lock.lock(); defer { lock.unlock() }; return mostAtOnce }
 
@@ -211,7 +218,9 @@ final class ListenerCalls: @unchecked Sendable {
         lock.lock()
         updateList.append(messages)
         running -= 1
+        let afterUpdate = self.afterUpdate
         lock.unlock()
+        afterUpdate?()
     }
 
     func end(_ error: Error) {
@@ -223,6 +232,21 @@ final class ListenerCalls: @unchecked Sendable {
     }
     var updates: [[ForumMessage]] { lock.lock(); defer { lock.unlock() }; return updateList }
     var ends: [Error] { lock.lock(); defer { lock.unlock() }; return endList }
+}
+
+/// Linux's URLSession turns a request's `timeoutInterval` into whole milliseconds (`Int(timeoutInterval) * 1000`)
+/// and traps on an infinite one, taking the test process down: this protocol takes such a request first and fails
+/// it with an error that says so.
+final class InfiniteTimeoutGuard: URLProtocol {
+    struct InfiniteTimeout: Error, CustomStringConvertible {
+        var description: String {
+            "an error of the tests: the request's timeoutInterval is infinite — Linux's URLSession turns it into an Int and traps (the program stops). Leave the default, or set a finite number of seconds (LESSONS.md §8.1)"
+        }
+    }
+    override class func canInit(with request: URLRequest) -> Bool { !request.timeoutInterval.isFinite }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+    override func startLoading() { client?.urlProtocol(self, didFailWithError: InfiniteTimeout()) }
+    override func stopLoading() {}
 }
 
 /// A flag set from another queue.
