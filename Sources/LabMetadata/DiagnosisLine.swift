@@ -8,7 +8,7 @@ public enum DiagnosisLine {
     /// Data shorter than this stays where it is.
     static let longData = 48
     /// How much of each datum the lines below keep.
-    static let keptData = 1_000
+    public static let keptData = 1_000
 
     public static func shape(_ message: String) -> String {
         let firstEnd = message.firstIndex(of: "\n") ?? message.endIndex
@@ -77,17 +77,18 @@ public enum DiagnosisLine {
         let characters = Array(line)
         var pieces: [Piece] = [], prose = "", index = 0
         while index < characters.count {
-            if let end = datumEnd(characters, from: index), end - index > longData {
-                if !prose.isEmpty { pieces.append(Piece(shown: prose, original: nil)); prose = "" }
+            if let end = datumEnd(characters, from: index) {
                 let datum = String(characters[index..<end])
-                let closing = "{[\"".contains(characters[index]) ? String(characters[end - 1]) : ""
-                pieces.append(Piece(shown: datum.prefix(longData / 2) + "…" + closing, original: datum))
-                index = end
-            } else if let end = datumEnd(characters, from: index) {
-                // A short datum stays whole, and the scan goes on after it: read again from its second character,
-                // its closing quote would open a "string" of the prose that follows (`"\r\n" is ONE Character,
-                // so splitting on "\n"` made one of ` is ONE Character, so splitting on `).
-                prose += String(characters[index..<end])
+                if end - index > longData {
+                    if !prose.isEmpty { pieces.append(Piece(shown: prose, original: nil)); prose = "" }
+                    let closing = "{[\"".contains(characters[index]) ? String(characters[end - 1]) : ""
+                    pieces.append(Piece(shown: datum.prefix(longData / 2) + "…" + closing, original: datum))
+                } else {
+                    // A short datum stays whole, and the scan goes on after it: read again from its second character,
+                    // its closing quote would open a "string" of the prose that follows (`"\r\n" is ONE Character,
+                    // so splitting on "\n"` made one of ` is ONE Character, so splitting on `).
+                    prose += datum
+                }
                 index = end
             } else {
                 prose.append(characters[index])

@@ -1,4 +1,5 @@
 import Foundation
+import LabMetadata
 
 /// XCTest writes its assertion's name before the test's own message — "XCTAssertTrue failed - …", "failed - …" (from
 /// XCTFail), "XCTAssertEqual failed: ("a") is not equal to ("b") - …". The learner reads the test's message first,
@@ -20,7 +21,8 @@ enum FailureText {
                 let message = rest[dash.upperBound...]
                 // Both values, whole up to DiagnosisLine's `in full:` limit: cut at 300, a list of nine push IDs lost
                 // the expected one, which is the half a learner needs.
-                let shown = values.count > 1_000 ? values.prefix(1_000) + "…" : values
+                let limit = DiagnosisLine.keptData
+                let shown = values.count > limit ? values.prefix(limit) + "…" : values
                 return message.isEmpty ? String(shown) : "\(message) [\(shown)]"
             }
             search = dash.upperBound
