@@ -114,7 +114,6 @@ class Lesson6TestCase: LabTestCase {
         let waited = XCTWaiter().wait(for: [finished], timeout: CompletionTimeouts.normal)
         // A handler that resumed a continuation goes on running on the session's queue: let it finish here, so that
         // what it does next (a second resume stops the program) happens in this test, not in a later one.
-        settle(emulator.session)
         letLeftoverTasksFinish()
         try stopIfAStubRan(file: file, line: line)
         if let wrongPlace = TrafficReport(emulator).wrongPlace(exercise, baseURL: emulator.baseURL) {
@@ -152,9 +151,7 @@ class Lesson6TestCase: LabTestCase {
     /// request it sent after reporting (work left running) is counted in this test, whatever the machine's load.
     func letLeftoverTasksFinish() {
         // The handler may still be running on the session's queue (a completion called before its last lines).
-        let drained = XCTestExpectation(description: "the session's queue is idle")
-        emulator.session.delegateQueue.addOperation { drained.fulfill() }
-        _ = XCTWaiter().wait(for: [drained], timeout: 1)
+        settle(emulator.session)
         let deadline = Date().addingTimeInterval(0.5)
         while Date() < deadline, sessionHasRunningTasks() {
             RunLoop.current.run(until: Date().addingTimeInterval(0.01))
