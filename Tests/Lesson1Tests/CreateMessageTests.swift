@@ -136,13 +136,8 @@ final class CreateMessageTests: Lesson1TestCase {
 
     /// Runs `body` with the process's time zone (TZ, so TimeZone.current too) set to `deviceTimeZone`, then puts it back.
     func inDeviceTimeZone<T>(_ body: () throws -> T) rethrows -> T {
-        let saved = getenv("TZ").map { String(cString: $0) }
-        setenv("TZ", Self.deviceTimeZone, 1)
-        NSTimeZone.resetSystemTimeZone()
-        defer {
-            if let saved = saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
-            NSTimeZone.resetSystemTimeZone()
-        }
+        let zone = TimeZoneOverride(Self.deviceTimeZone)
+        defer { zone.restore() }
         return try body()
     }
 

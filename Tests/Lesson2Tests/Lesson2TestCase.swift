@@ -21,21 +21,16 @@ class Lesson2TestCase: LabTestCase {
     /// model that "converts" a Date to local time (adding `TimeZone.current.secondsFromGMT()`) changes the instant,
     /// and on a machine set to UTC the shift would be zero and go unseen. Asia/Kolkata has no daylight saving time.
     static let testTimeZone = "Asia/Kolkata"
-    private static var savedTZ: String??
+    private static var zone: TimeZoneOverride?
 
     override class func setUp() {
         super.setUp()
-        savedTZ = .some(ProcessInfo.processInfo.environment["TZ"])
-        setenv("TZ", testTimeZone, 1)
-        NSTimeZone.resetSystemTimeZone()
+        zone = TimeZoneOverride(testTimeZone)
     }
 
     override class func tearDown() {
-        if case .some(let saved) = savedTZ {
-            if let saved = saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
-            NSTimeZone.resetSystemTimeZone()
-        }
-        savedTZ = nil
+        zone?.restore()
+        zone = nil
         super.tearDown()
     }
 
