@@ -17,8 +17,11 @@ public struct Kit {
     public var stateFolder: URL { root.appendingPathComponent(".lab") }
     public var resultsFile: URL { stateFolder.appendingPathComponent("results.json") }
     public var logFile: URL { stateFolder.appendingPathComponent("last-run.log") }
-    /// How long each test took when it last passed, for sharing tests out among processes (`TestSchedule`).
-    public var testTimesFile: URL { stateFolder.appendingPathComponent("test-times.json") }
+    /// How long each graded test takes on the reference solutions, for sharing tests out among processes
+    /// (`TestSchedule`): a kit file, measured again only on request (`LessonRun.recordsTimes`). Never learned from
+    /// the runs of learners' code: the same tests then share the same processes on every run and every machine, so
+    /// code that keeps state from one test to the next (a static cache) earns the same grade every time.
+    public var testTimesFile: URL { root.appendingPathComponent("Tests/test-times.json") }
 
     /// The lesson the learner named, or an error that suggests the likely one and lists the valid names.
     public func lesson(_ name: String) throws -> LessonCatalog.Lesson {

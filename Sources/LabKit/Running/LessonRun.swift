@@ -21,8 +21,11 @@ public struct LessonRun {
     /// Whether the learner's lessons may be built without compiling the kit's tests again (`QuickBuild`: the kit's
     /// private copies, on Linux); when it cannot, SwiftPM builds.
     var quick = false
-    /// Where the tests' times are kept from run to run (`TestSchedule`): `.lab/test-times.json`; nil: not kept.
+    /// The tests' times (`TestSchedule`): the kit's `Tests/test-times.json`; nil: none known.
     public var timesFile: URL?
+    /// `LAB_RECORD_TIMES=1`: the times of the tests that pass are written to `timesFile` — for the kit's author, on
+    /// the reference solutions (README, "Adding a lesson"). Otherwise the file is only read.
+    static let recordsTimes = ProcessInfo.processInfo.environment["LAB_RECORD_TIMES"] == "1"
     /// How many test processes run at once.
     public var width = 8
     /// About how long each test process is expected to run (`TestSchedule`).
@@ -96,7 +99,7 @@ public struct LessonRun {
         // skipped. At most one round per test.
         var schedule = TestSchedule(file: timesFile, pieceSeconds: pieceSeconds)
         schedule.notStarted = TestSchedule.stubbedExercises(lessons, codeIn: root.appendingPathComponent(codeFolder))
-        defer { schedule.learn(from: log, keepingIn: timesFile) }
+        defer { if Self.recordsTimes { schedule.learn(from: log, keepingIn: timesFile) } }
         var stuckExercises = Set<String>()  // exercises with a test stopped for time: the rest get `timeLimitAfterStop`
         for _ in 0...missing.count where !missing.isEmpty {
             let stuck = missing.filter { stuckExercises.contains($0.value.exercise.section) }

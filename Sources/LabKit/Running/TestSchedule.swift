@@ -3,12 +3,13 @@ import LabMetadata
 
 /// How a run's tests are shared out among test processes. Most of a test's time is waiting for an answer, so
 /// processes overlap well; the run lasts as long as its longest process. So each exercise's tests are cut into
-/// pieces of about `pieceSeconds` (as measured when they last passed), and the longest pieces start first.
+/// pieces of about `pieceSeconds` (as measured on the reference solutions: `Kit.testTimesFile`), and the longest
+/// pieces start first.
 /// A piece keeps an exercise's tests together, in the order they are declared: a function that forgets to call its
 /// completion costs its full wait once per process, then short ones (LabTestSupport's completion waits). Pieces
 /// shorter than that share a process.
 struct TestSchedule {
-    /// "Class/test" → seconds it took when it last passed.
+    /// "Class/test" → seconds it takes on the reference solutions.
     var seconds: [String: Double]
 
     /// What a test that never passed here is expected to take.
@@ -97,6 +98,9 @@ extension TestSchedule {
         guard let file = file, !measured.isEmpty else { return }
         seconds.merge(measured) { $1 }
         // Several runs may write at once (a parallel grade): each write is whole, and any of them will do.
-        if let data = try? JSONEncoder().encode(seconds) { try? data.write(to: file, options: .atomic) }
+        // Sorted, one test per line: the kit keeps the file in git.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        if let data = try? encoder.encode(seconds) { try? data.write(to: file, options: .atomic) }
     }
 }
