@@ -15,6 +15,9 @@ public enum Fault: Equatable {
     /// This status with this text as the body and the service's JSON headers: a success other than the one the
     /// service usually sends, or a failure whose body is chosen by the test (one that looks like a success, say).
     case answer(status: Int, body: String)
+    /// This status with this text as the body and this Content-Type: a page from something in front of the service,
+    /// such as a proxy's or load balancer's HTML error page (`502 Bad Gateway`, `text/html`).
+    case page(status: Int, contentType: String, body: String)
 
     func response<Service: EmulatedService>(from service: Service) -> EmulatorResponse {
         switch self {
@@ -26,6 +29,8 @@ public enum Fault: Equatable {
             return .raw(status: 200, headers: service.jsonHeaders, body: Data(text.utf8))
         case .answer(let status, let text):
             return .raw(status: status, headers: service.jsonHeaders, body: Data(text.utf8))
+        case .page(let status, let contentType, let text):
+            return .raw(status: status, headers: ["Content-Type": contentType], body: Data(text.utf8))
         }
     }
 }

@@ -22,6 +22,9 @@ public struct RecordedRequest {
     /// True when the request came from an upload task whose body no URLProtocol can see (Darwin): `body` is nil
     /// although the learner's code sent one.
     public let uploadBodyHidden: Bool
+    /// True when a download task sent it. On Linux, swift-corelibs-foundation hands a download task that a URLProtocol
+    /// serves no file (its handler gets a nil location and no error), so the answer never reaches the learner's code.
+    public let fromDownloadTask: Bool
     /// When the emulator received the request (its answer follows after `latency`).
     public let receivedAt: Date
     /// What the emulator answered; for a transport fault, status 0 and the error.
@@ -42,6 +45,7 @@ public struct RecordedRequest {
         headers = request.headers
         body = request.body
         uploadBodyHidden = request.uploadBodyHidden
+        fromDownloadTask = request.fromDownloadTask
         receivedAt = request.receivedAt
         self.response = response
         self.number = number

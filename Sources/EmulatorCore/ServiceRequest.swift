@@ -20,6 +20,8 @@ public struct ServiceRequest {
     public let body: Data?
     /// The request came from an upload task whose body a URLProtocol cannot see (Darwin); `body` is then nil.
     public let uploadBodyHidden: Bool
+    /// The request came from a download task (`downloadTask(with:)`, async `download(from:)`), served by the URLProtocol.
+    public internal(set) var fromDownloadTask = false
     /// When the emulator received it.
     public let receivedAt: Date
     /// A GET or a HEAD: it reads and changes nothing (anything else is a write).

@@ -164,6 +164,14 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
             throw fail("setup: after a successful fetch of the class database `messageThreads` is empty, so when it is set cannot be checked; test_fetchMessageThreads_classDatabase_givesEveryThreadOnceWithItsMessages says what is wrong.")
         }
         let seen = listSeenByCompletion ?? []
+        if seen.count == final.count, Set(seen.map(\.identifier)) == Set(final.map(\.identifier)), seen.map(\.identifier) != final.map(\.identifier) {
+            throw fail("""
+                When fetchMessageThreads called completion(nil), `messageThreads` held the \(final.count) fetched threads, \
+                but not yet in title order: they were sorted only afterwards (in a block sent to the main queue, say). \
+                The caller reads the list in its completion (to show it), so assign the sorted list, then call \
+                completion(nil) — on the same queue, or both inside the same `DispatchQueue.main.async`. See LESSONS.md §4.5.
+                """)
+        }
         XCTAssertEqual(seen.map(\.identifier), final.map(\.identifier), """
             When fetchMessageThreads called completion(nil), `messageThreads` held \(seen.count) thread(s); only \
             afterwards did it change to the \(final.count) fetched. The caller reads the list in its completion (to \
@@ -186,8 +194,23 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         try checkHTTPStatusError(error, status: 500, answer: #"500 {"error" : "An internal error occurred"}"#)
     }
 
+    func test_fetchMessageThreads_databaseNotFound_passesHTTPStatusError404() throws {
+        emulator.inject(.httpError(status: 404, message: Self.databaseNotFound))
+        let error = try fetch()
+        if error == nil {
+            throw fail("""
+                The emulator answered 404 Not Found ({"error" : "\(Self.databaseNotFound.prefix(60))…"}, Firebase's \
+                answer when the database URL is wrong), and fetchMessageThreads called completion(nil): a 404 is not \
+                an empty board. Firebase answers a path that holds nothing with 200 and `null` (§4.3); a 404 says the \
+                request reached no database at all, and whoever uses the app must see that. Pass \
+                HTTPStatusError(statusCode:body:) for every status outside 200...299. See LESSONS.md §4.4.
+                """)
+        }
+        try checkHTTPStatusError(error, status: 404, answer: "404 Not Found (no such database)")
+    }
+
     func test_fetchMessageThreads_serverError_withAnHTMLPage_passesHTTPStatusError502() throws {
-        emulator.inject(.answer(status: 502, body: Self.badGatewayPage))
+        emulator.inject(.page(status: 502, contentType: "text/html", body: Self.badGatewayPage))
         let error = try fetch()
         if error is DecodingError {
             throw fail("""
@@ -196,6 +219,14 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
                 Firebase's is {"error" : "…"}, a proxy's or load balancer's is a page of its own. Do not decode it — \
                 check the status before decoding anything, and pass the body as text: \
                 HTTPStatusError(statusCode: 502, body: String(decoding: data, as: UTF8.self)). See LESSONS.md §4.4.
+                """)
+        }
+        if let error = error, !(error is HTTPStatusError), emulator.requests.count == 1 {
+            throw fail("""
+                The emulator answered 502 Bad Gateway with an HTML page (Content-Type text/html, as a proxy in front of \
+                the server sends), and fetchMessageThreads passed \(type(of: error)): \(oneLine(error)). The status \
+                decides first: a status outside 200...299 is HTTPStatusError(statusCode:body:), whatever the body or \
+                its Content-Type (`mimeType`) — look at those only once the status said success. See LESSONS.md §4.4.
                 """)
         }
         try checkHTTPStatusError(error, status: 502, answer: "502 Bad Gateway with an HTML page")
@@ -241,6 +272,16 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
     func test_fetchMessageThreads_transportError_passesTheURLErrorOn() throws {
         emulator.inject(.transportError(.networkConnectionLost))
         let error = try fetch()
+        if emulator.requests.count > 1 {
+            throw fail("""
+                fetchMessageThreads sent \(emulator.requests.count) requests for one fetch \
+                (\(emulator.requests.map(\.summary).joined(separator: "; "))): the first failed without any answer \
+                (URLError.networkConnectionLost) and it asked again, so the completion got \
+                \(error.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil (success)") and the failure is hidden. One fetch is \
+                one GET: pass the data task's `error` on as it is, and let the caller decide whether to try again. \
+                See LESSONS.md §4.4.
+                """)
+        }
         // `error as NSError` passes the same error on; Linux's Foundation does not bridge that NSError back to URLError.
         let bridged = (error as NSError?).flatMap { nsError -> URLError? in
             let code: URLError.Code? = URLError.Code(rawValue: nsError.code)  // failable on Linux only
@@ -310,6 +351,9 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
             See LESSONS.md §4.6.
             """)
     }
+
+    /// Firebase's answer (404) to a request for a database that does not exist: a wrong database URL.
+    static let databaseNotFound = "Firebase error. Please ensure that you have the URL of your Firebase Realtime Database instance configured correctly."
 
     static let badGatewayPage = """
         <html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>\

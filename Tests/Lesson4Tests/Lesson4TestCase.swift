@@ -58,14 +58,22 @@ class Lesson4TestCase: LabTestCase {
         try Fixtures.json("lesson4/class-database.json")
     }
 
-    /// The class database a while later: three of its threads deleted (the sample thread among them), one added.
-    /// A fetch of it after a fetch of the class database must drop the three: it replaces, it does not merge.
+    /// The class database a while later: three of its threads deleted (the sample thread among them), one added,
+    /// and one of the others with a message posted since. A fetch of it after a fetch of the class database must drop
+    /// the three and bring the new message: it replaces, it does not merge or keep the old thread objects.
     static func classDatabaseLater() throws -> (database: JSONValue, deleted: [String]) {
         guard var threads = try classDatabase().objectValue else {
             throw FixtureProblem(description: "Fixtures/lesson4/class-database.json is not an object")
         }
         let deleted = [sampleThreadID] + threads.keys.filter { $0 != sampleThreadID }.sorted().prefix(2)
         for key in deleted { threads[key] = nil }
+        guard let answered = threads.keys.sorted().first(where: { threads[$0]?["messages"].objectValue != nil }),
+              var thread = threads[answered]?.objectValue, var messages = thread["messages"]?.objectValue else {
+            throw FixtureProblem(description: "Fixtures/lesson4/class-database.json has no thread with messages")
+        }
+        messages["-LKZ3f0aQbHgc1Ur5oPd"] = ["sender": "Lin", "text": "Posted since the first fetch", "timestamp": 5.56700000234567E8]
+        thread["messages"] = .object(messages)
+        threads[answered] = .object(thread)
         let added = "0B9F7C1E-5D2A-4E8B-9C3F-7A1D2E3F4B5C"
         threads[added] = [
             "identifier": .string(added),
@@ -225,6 +233,17 @@ class Lesson4TestCase: LabTestCase {
         if let wrong = Self.wrongRequest(request) {
             throw stop(wrong)
         }
+        #if os(Linux)
+        if request.fromDownloadTask {
+            throw stop("""
+                fetchMessageThreads read the answer with a download task (`downloadTask(with:)`). That works on Apple \
+                platforms, but on Linux swift-corelibs-foundation gives a download task served by the tests' emulator \
+                no file: its handler gets a nil location and no error, so the answer never reaches your code. Use a \
+                data task (`session.dataTask(with:)`, or `try await session.data(from:)`), the usual choice for a JSON \
+                answer anyway. See LESSONS.md §4.1.
+                """)
+        }
+        #endif
         if let decoding = error as? DecodingError, request.response.statusCode == 200 {
             throw stop(Self.explain(decoding, answer: request))
         }
@@ -346,9 +365,15 @@ class Lesson4TestCase: LabTestCase {
 
     /// Says that `error`, passed on for the answer `null`, should have been an empty list and success.
     static func nullIsNotAnError(_ error: Error) -> String {
-        """
+        // JSONSerialization refuses a top-level `null` (error 3840) unless told `.fragmentsAllowed`: code that checks
+        // for NSNull afterwards never gets there.
+        let parser = isJSONParserError(error) ? """
+             JSONSerialization refuses a top-level `null` unless you pass `options: .fragmentsAllowed`; with it, \
+            `null` is NSNull, which means no threads.
+            """ : ""
+        return """
         The database is empty, so GET /.json answered 200 with the body `null`, and fetchMessageThreads passed \
-        an error (\(oneLine(error))). An empty database is not an error, it is an empty list: `null` must \
+        an error (\(oneLine(error))).\(parser) An empty database is not an error, it is an empty list: `null` must \
         give `messageThreads == []` and completion(nil). See LESSONS.md §4.3.
         """
     }
@@ -449,8 +474,18 @@ class Lesson4TestCase: LabTestCase {
                 Keep every value of the decoded dictionary, once, and nothing else. See LESSONS.md §4.2.
                 """, file: file, line: line)
         }
+        let beforeByID = Dictionary(before.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         for thread in actual.sorted(by: { $0.identifier < $1.identifier }) {
             guard let wanted = expectedByID[thread.identifier], thread != wanted else { continue }
+            if let old = beforeByID[thread.identifier], old == thread, thread.messages.count != wanted.messages.count {
+                throw fail("""
+                    After the second fetch the thread \(wanted.identifier) ("\(wanted.title)") is still the one from the \
+                    first fetch, with \(thread.messages.count) message(s); the database now has \(wanted.messages.count) \
+                    (a message was posted since). A successful fetch replaces every thread with the one it fetched, \
+                    messages included: keeping the old thread objects (or only their messages) hides what changed on \
+                    the server. See LESSONS.md §4.5.
+                    """, file: file, line: line)
+            }
             throw fail(Self.difference(thread, wanted), file: file, line: line)
         }
     }

@@ -141,6 +141,7 @@ extension Lesson6TestCase {
         case .malformedBody(let text) where text == cutOff: return "answered 200 with a body cut off in the middle (\(text))"
         case .malformedBody(let text): return "answered 200 with \(text), JSON that is not a todo"
         case .answer(let status, let text): return "answered \(status) with \(text)"
+        case .page(let status, let contentType, let text): return "answered \(status) with a \(contentType) page: \(text)"
         }
     }
 }

@@ -18,6 +18,7 @@ extension ServiceRequest {
         }
         self.init(method: request.httpMethod ?? "GET", url: request.url ?? URL(string: "about:blank")!,
                   headers: request.allHTTPHeaderFields ?? [:], body: body, uploadBodyHidden: hidden)
+        fromDownloadTask = task is URLSessionDownloadTask
     }
 
     /// Linux keeps `httpBody`; Darwin moves the body into `httpBodyStream` before a URLProtocol sees it.
