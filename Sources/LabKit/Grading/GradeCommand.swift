@@ -28,7 +28,7 @@ public enum GradeCommand {
             let named = Set(try options.lessons.map { try kit.lesson($0).name })
             lessons = lessons.filter { named.contains($0.name) }
         }
-        try GradeOutputs.checkEnvironment(options, catalog: kit.catalog)
+        try GradeOutputs.checkEnvironment(options, catalog: LessonCatalog(lessons: lessons))  // the lessons graded
         try checkOutFolder(options.outFolder)
         return try KitLock.during(kit, say: output) {
             try gradeClass(options, lessons: lessons, kit: kit, output: output)
