@@ -17,6 +17,14 @@ final class AutogradingWorkflowTests: XCTestCase {
         for lesson in catalog.lessons {
             XCTAssertEqual(workflow.problems(for: lesson.name), [], "\(lesson.name) is not graded by the workflow")
         }
+        // actions/checkout takes an empty `repository:` as the workflow's own repository (src/input-helper.ts:
+        // `core.getInput('repository') || github.context.repo`): with LAB_KIT_REPOSITORY unset, the learner's own
+        // repository was checked out as the kit and graded with the learner's own tests. A step refuses it first.
+        let guardStep = try XCTUnwrap(text.range(of: "if: vars.LAB_KIT_REPOSITORY == '' || vars.LAB_KIT_REPOSITORY == github.repository\n"),
+                                      "no step refuses an unset LAB_KIT_REPOSITORY")
+        let kitCheckout = try XCTUnwrap(text.range(of: "repository: ${{ vars.LAB_KIT_REPOSITORY }}"))
+        XCTAssertLessThan(guardStep.lowerBound, kitCheckout.lowerBound, "the check must come before the kit's checkout")
+        XCTAssertTrue(text[guardStep.upperBound...].hasPrefix("        run: |\n") && text.contains("          exit 1\n"), "the check must fail the job")
         let runners = catalog.lessons.map { AutogradingWorkflow.id(of: $0.name) }
         XCTAssertTrue(text.contains("runners: \(runners.joined(separator: ","))\n"), "the reporter's runners are not \(runners), in course order")
     }
