@@ -12,12 +12,13 @@ import subprocess
 import sys
 import tempfile
 
-PLACEHOLDER = "https://github.com/OWNER/REST-LAB-KIT.git"
-KIT = os.environ.get("LAB_KIT_REPOSITORY", PLACEHOLDER)
+# Your kit's git URL: replace the placeholder on the next line, or set LAB_KIT_REPOSITORY in the environment.
+KIT = os.environ.get("LAB_KIT_REPOSITORY", "https://github.com/OWNER/REST-LAB-KIT.git")
 
 # A failure here is one line for the log, not a Python traceback.
-if KIT == PLACEHOLDER:
-    sys.exit("autograder.py: LAB_KIT_REPOSITORY is not set: put your kit's git URL in this file (KIT) or in the environment")
+if "OWNER/REST-LAB-KIT" in KIT:
+    sys.exit("autograder.py: no kit to grade with: put your kit's git URL in this file (KIT, in place of "
+             "the placeholder) or in LAB_KIT_REPOSITORY")
 checkout = pathlib.Path.cwd()
 scratch = pathlib.Path(tempfile.mkdtemp(prefix="lab-kit-"))
 # mkdtemp makes it 0700: run as root, `lab grade`'s sandbox runs the learner's tests as `nobody`, which must be able

@@ -58,6 +58,36 @@ public struct LessonCatalog: Codable, Equatable {
 
     public struct CatalogError: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// What makes the catalog itself contradictory, whatever else the kit holds: a lesson listed twice, a
+    /// `pointsPerTest` of 0 or less, two exercises of a lesson with one section or one test class. Results, hints and
+    /// the class report find a lesson by its name and an exercise by its section and its test class, so each must be
+    /// one; and a negative `pointsPerTest` graded learners -20/0. `lab lint` lists these with the rest, and every
+    /// other `lab` command refuses the kit (`Kit`) rather than grade with them: `lab grade` stopped with a stack trace
+    /// on a lesson listed twice.
+    public var contradictions: [String] {
+        var problems: [String] = []
+        let names = lessons.map(\.name)
+        for duplicate in Set(names.filter { name in names.filter { $0 == name }.count > 1 }).sorted() {
+            problems.append("\(duplicate) is listed twice")
+        }
+        for lesson in lessons {
+            for exercise in lesson.exercises {
+                if let points = exercise.pointsPerTest, !(points > 0 && points.isFinite) {
+                    problems.append("\(lesson.name) §\(exercise.section) \(exercise.function): pointsPerTest is \(points); it must be above 0 (leave it out for 1 point a test)")
+                }
+            }
+            for (section, count) in Dictionary(lesson.exercises.map { ($0.section, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) where count > 1 {
+                problems.append("\(lesson.name): \(count) exercises are §\(section); each needs a section of its own")
+            }
+            for (testClass, count) in Dictionary(lesson.exercises.map { ($0.testClass, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) where count > 1 {
+                let sections = lesson.exercises.filter { $0.testClass == testClass }.map { "§\($0.section)" }.joined(separator: ", ")
+                problems.append("\(lesson.name): \(testClass) grades \(count) exercises (\(sections)); only the first would get its tests")
+            }
+        }
+        return problems
     }
 
     /// The catalog in `file`, or an error naming the file and what is wrong with it. `scanningTests`: with the order

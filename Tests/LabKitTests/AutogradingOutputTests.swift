@@ -168,6 +168,16 @@ final class AutogradingOutputTests: XCTestCase {
         XCTAssertNoThrow(try GradeOutputs.checkEnvironment(GradeOptions([".", "--classroom50", "r.json"]), catalog: catalog,
                                                            environment: classroom50Environment))
         XCTAssertNoThrow(try GradeOutputs.checkEnvironment(GradeOptions(["a", "b"]), catalog: catalog, environment: [:]))
+        // Half a point a test: refused at the end of the grading, with no result.json for the runner; now before it.
+        var halves = catalog
+        halves.lessons[0].exercises[0].pointsPerTest = 0.5
+        XCTAssertThrowsError(try GradeOutputs.checkEnvironment(GradeOptions([".", "--classroom50", "r.json"]), catalog: halves,
+                                                               environment: classroom50Environment)) {
+            XCTAssertTrue("\($0)".contains("Classroom 50 takes whole points") && "\($0)".contains("0.5 a test")
+                          && "\($0)".contains("nothing was graded"), "\($0)")
+        }
+        XCTAssertNoThrow(try GradeOutputs.checkEnvironment(GradeOptions([".", "--github-output"]), catalog: halves,
+                                                           environment: ["GITHUB_OUTPUT": "/tmp/out"]), "GitHub's reporter sums fractions")
     }
 
     /// `--out` naming a file printed Foundation's `Error Domain=NSCocoaErrorDomain Code=516 …`, after the kit's check.

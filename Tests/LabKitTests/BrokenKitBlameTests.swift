@@ -133,4 +133,48 @@ final class BrokenKitBlameTests: FolderTestCase {
         let fixed = try Kit(root: folder)
         XCTAssertNil(GradingWorkspace.exercisesWithoutTests(of: fixed.catalog.lessons, kit: fixed))
     }
+
+    /// A graded lesson without Solutions/<lesson>/: the kit was blamed, but with "First: no Exercises/Lesson1: graded
+    /// as not started" — the folder named was the wrong one. The missing folder is named now, before anything is graded.
+    func test_grade_withALessonsSolutionsFolderMissing_namesThatFolder() throws {
+        let catalog = LessonCatalog(lessons: [
+            .init(name: "Lesson1", title: "PUT vs POST", chapter: "1", exercises: [
+                .init(section: "1.3", function: "f()", file: "F.swift", testClass: "FTests", pointsPerTest: nil, hints: ["h"]),
+            ]),
+            .init(name: "Lesson2", title: "Codable", chapter: "2", exercises: [
+                .init(section: "2.1", function: "g()", file: "G.swift", testClass: "GTests", pointsPerTest: nil, hints: ["h"]),
+            ]),
+        ])
+        try JSONEncoder().encode(catalog).write(to: folder.appendingPathComponent("lessons.json"))
+        try write("Solutions/Lesson2/G.swift", "let g = 1")
+        let kit = try Kit(root: folder)
+        let said = try XCTUnwrap(GradingWorkspace.lessonsWithoutSolutions(of: kit.catalog.lessons, kit: kit))
+        XCTAssertTrue(said.hasPrefix("The kit itself is broken, so nothing was graded: Solutions/Lesson1/ does not exist"), said)
+        XCTAssertFalse(said.contains("Exercises/"), said)
+        XCTAssertNil(GradingWorkspace.lessonsWithoutSolutions(of: [kit.catalog.lessons[1]], kit: kit), "Lesson2 has its folder")
+    }
+
+    /// lessons.json listing a lesson twice stopped `lab grade` with a Swift stack trace (a Dictionary's duplicate
+    /// key, in the class report), and a pointsPerTest of -1 graded a learner -20/0: only `lab lint` said so. Every
+    /// command that loads the kit now refuses it, in one line naming each problem.
+    func test_aCatalogThatContradictsItself_isRefusedByEveryCommand_notGradedWith() throws {
+        let exercise = LessonCatalog.Exercise(section: "1.3", function: "f()", file: "F.swift", testClass: "FTests", pointsPerTest: nil, hints: ["h"])
+        var negative = exercise
+        negative.pointsPerTest = -1
+        let lesson = LessonCatalog.Lesson(name: "Lesson1", title: "PUT vs POST", chapter: "1", exercises: [exercise])
+        for (catalog, expected) in [
+            (LessonCatalog(lessons: [lesson, lesson]), "Lesson1 is listed twice"),
+            (LessonCatalog(lessons: [.init(name: "Lesson1", title: "t", chapter: "1", exercises: [negative])]),
+             "Lesson1 §1.3 f(): pointsPerTest is -1.0; it must be above 0"),
+        ] {
+            XCTAssertTrue(catalog.contradictions.contains { $0.hasPrefix(expected) }, "\(catalog.contradictions)")
+            try JSONEncoder().encode(catalog).write(to: folder.appendingPathComponent("lessons.json"))
+            XCTAssertThrowsError(try Kit(root: folder)) { error in
+                XCTAssertTrue("\(error)".hasPrefix("lessons.json contradicts itself: \(expected)"), "\(error)")
+                XCTAssertTrue("\(error)".contains("`swift run lab lint`"), "\(error)")
+            }
+        }
+        try JSONEncoder().encode(LessonCatalog(lessons: [lesson])).write(to: folder.appendingPathComponent("lessons.json"))
+        XCTAssertNoThrow(try Kit(root: folder))
+    }
 }

@@ -80,6 +80,20 @@ final class CrashReportTests: XCTestCase {
         XCTAssertEqual(kitOnly?.explanation.contains("your code stopped the program"), true)
     }
 
+    /// A process that ended on a signal without Swift's crash report said only "your code stopped the program": a
+    /// reference solution was graded so once, with nothing to tell why. The signal is named now, and a kill from
+    /// outside (SIGKILL) is not blamed on the code as a force unwrap.
+    func test_aCrashWithoutReport_namesItsSignal() {
+        let killed = LessonRun.crashExplanation(output: "Test Case 'A.b' started\n", status: 128 + 9)
+        XCTAssertTrue(killed.hasPrefix(" (signal 9, SIGKILL, with no crash report): the process was killed from outside"), killed)
+        XCTAssertFalse(killed.contains("force unwrap"), killed)
+        let segv = LessonRun.crashExplanation(output: "", status: 128 + 11)
+        XCTAssertEqual(segv, " (signal 11, SIGSEGV, with no crash report): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError.")
+        XCTAssertTrue(LessonRun.crashExplanation(output: "", status: 128 + 24).contains("SIGXCPU"))
+        XCTAssertEqual(LessonRun.crashExplanation(output: "x\nFatal error: boom\n", status: 128 + 4),
+                       " (Fatal error: boom): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError.")
+    }
+
     func test_memoryBrokenInsideADictionary_isNamedAsTwoThreadsChangingIt() throws {
         let output = ["*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***", "",
                       "Thread 0 \"RESTLabPackageT\":", Self.frame(0, "ppoll", "/lib/x.c:1"), "",

@@ -72,6 +72,27 @@ final class IntegrityPartsTests: FolderTestCase {
             """), [], "words in comments and strings, an extension of a lesson type, a helper: none is a violation")
     }
 
+    /// `lab check` said "All 40 tests pass: Lesson 1 is done" for a Lesson 1 with `import Glibc`, which `lab grade`
+    /// scored 0 ("not graded: … imports Glibc"): it now says so. In a class's copy (Solutions/ holding the stubs, no
+    /// markers) names the learner declares cannot be told from the tests', so only imports, escape hatches and links.
+    func test_check_namesWhatAGradingWouldRefuse() throws {
+        try write("Tests/Lesson1Tests/T.swift", "final class T: XCTestCase { func test_a() { XCTFail(\"x\") } }")
+        try write("Solutions/Lesson1/C.swift", "public func make() {\n    // BEGIN SOLUTION\n    // END SOLUTION\n    // STUB: _ = 1\n}")
+        try write("Exercises/Lesson1/C.swift", "import Foundation\nimport Glibc\npublic func make() {}")
+        let refusals = CheckReport.gradingRefusals(of: "Lesson1", kitRoot: folder)
+        XCTAssertEqual(refusals.count, 1, "\(refusals)")
+        XCTAssertTrue(refusals.first?.hasPrefix("Exercises/Lesson1/C.swift:2: imports Glibc") == true, "\(refusals)")
+        try write("Exercises/Lesson1/C.swift", "import Foundation\npublic func XCTFail(_ text: String) {}")
+        XCTAssertTrue(CheckReport.gradingRefusals(of: "Lesson1", kitRoot: folder).first?.contains("declares `XCTFail`") == true)
+        try write("Solutions/Lesson1/C.swift", "public func make() {}")  // a class's copy: the stubs as Solutions/
+        XCTAssertEqual(CheckReport.gradingRefusals(of: "Lesson1", kitRoot: folder), [])
+        try write("Exercises/Lesson1/C.swift", "import Foundation\nimport Glibc")
+        XCTAssertEqual(CheckReport.gradingRefusals(of: "Lesson1", kitRoot: folder).count, 1)
+        try write("Exercises/Lesson1/C.swift", "import Foundation\npublic func make() {}")
+        XCTAssertEqual(CheckReport.gradingRefusals(of: "Lesson1", kitRoot: folder), [])
+        XCTAssertEqual(CheckReport.gradingRefusals(of: "Lesson2", kitRoot: folder), [], "no folder, nothing to say")
+    }
+
     /// The tests `import` the lesson without `@testable`: only what is public, or open to the Objective-C runtime,
     /// can replace what they use. A correct Lesson 9 carried its own iOS 13 `URLSession.data(for:)` (internal) and
     /// was refused as if it could (own-data-for-extension).

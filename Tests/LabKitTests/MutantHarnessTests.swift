@@ -128,5 +128,10 @@ final class MutantHarnessTests: FolderTestCase {
         XCTAssertThrowsError(try MutantsCommand.checkOnly(["thread-uses-pots"], lessons: kit.catalog.lessons, kit: kit)) {
             XCTAssertEqual("\($0)", "--only: no mutant thread-uses-pots in Tests/Mutants/ of Lesson1 (did you mean thread-uses-post?)")
         }
+        // `--only <a mistake> --kind correct` measured nothing, exited 0 and advised writing a catalog.
+        XCTAssertNoThrow(try MutantsCommand.checkOnly(["thread-uses-post"], kind: .mistake, lessons: kit.catalog.lessons, kit: kit))
+        XCTAssertThrowsError(try MutantsCommand.checkOnly(["thread-uses-post"], kind: .correct, lessons: kit.catalog.lessons, kit: kit)) {
+            XCTAssertEqual("\($0)", "--only thread-uses-post names a mistake, and --kind correct keeps only correct variants: nothing to measure; leave out one of the two")
+        }
     }
 }

@@ -75,6 +75,17 @@ final class RefusedLinkTests: FolderTestCase {
                         "Exercises/MessageThreadController.swift is in no lesson folder: not graded"])
     }
 
+    /// A `lesson1` folder beside `Lesson1` (the learner's controller moved into it) was named nowhere: the row said
+    /// only "Lesson1 does not compile (… or a file is missing?)". It is named now, with the folder to move it to.
+    func test_aLookalikeFolderBesideTheLessonFolder_isNamed() throws {
+        try write("learner/Exercises/Lesson1/Model.swift", "let mine = 1")
+        try write("learner/Exercises/lesson1/MyController.swift", "let mine = 1")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: exercises.path)
+        guard entries.count == 2 else { throw XCTSkip("this file system does not tell lesson1 from Lesson1") }
+        XCTAssertEqual(GradingWorkspace.strayEntries(entries, in: exercises, lessons: ["Lesson1", "Lesson2"]),
+                       ["Exercises/lesson1/ is not graded: only Exercises/Lesson1/ is (a folder's name must match in capitals too): move its files there"])
+    }
+
     /// `lab grade <checkout>/Exercises` (or a lesson folder) said "not a lab checkout: it has no Exercises/ folder",
     /// and a file was "not a checkout" too: each row now says what it is, and which folder to give.
     func test_aPathThatIsNoCheckout_saysWhatItIs_andWhichFolderToGive() throws {

@@ -25,9 +25,7 @@ public enum LintCommand {
         let names = catalog.lessons.map(\.name)
         let places = LessonPlaces(root: root)
 
-        for duplicate in Set(names.filter { name in names.filter { $0 == name }.count > 1 }) {
-            problems.append("\(duplicate) is listed twice")
-        }
+        problems += catalog.contradictions  // a lesson listed twice, points of 0 or less, a section or test class twice
         for folder in subfolders(of: root.appendingPathComponent("Solutions")) where !names.contains(folder) {
             problems.append("Solutions/\(folder) is not in lessons.json")
         }
@@ -42,21 +40,10 @@ public enum LintCommand {
             for exercise in lesson.exercises {
                 let label = "\(lesson.name) §\(exercise.section) \(exercise.function)"
                 if exercise.hints.isEmpty { problems.append("\(label) has no hint") }
-                if let points = exercise.pointsPerTest, !(points > 0 && points.isFinite) {
-                    problems.append("\(label): pointsPerTest is \(points); it must be above 0 (leave it out for 1 point a test)")
-                }
                 if !exercise.section.hasPrefix(lesson.chapter + ".") { problems.append("\(label): section is not in chapter \(lesson.chapter)") }
                 if !hasHeading("### \(exercise.section) ", in: lessonsText) { problems.append("\(label): LESSONS.md has no heading `### \(exercise.section) …`") }
                 if !exists(root.appendingPathComponent(exercise.file)) { problems.append("\(label): \(exercise.file) does not exist") }
                 if !testClasses.contains(exercise.testClass) { problems.append("\(label): no test class \(exercise.testClass) in Tests/\(lesson.name)Tests") }
-            }
-            // Results, hints and the class report find an exercise by its section and by its test class: one each.
-            for (section, count) in Dictionary(lesson.exercises.map { ($0.section, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) where count > 1 {
-                problems.append("\(lesson.name): \(count) exercises are §\(section); each needs a section of its own")
-            }
-            for (testClass, count) in Dictionary(lesson.exercises.map { ($0.testClass, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) where count > 1 {
-                let sections = lesson.exercises.filter { $0.testClass == testClass }.map { "§\($0.section)" }.joined(separator: ", ")
-                problems.append("\(lesson.name): \(testClass) grades \(count) exercises (\(sections)); only the first would get its tests")
             }
             let listed = Set(lesson.exercises.map(\.testClass))
             for testClass in testClasses.sorted() where !listed.contains(testClass) {

@@ -28,7 +28,7 @@ public enum GradeCommand {
             let named = Set(try options.lessons.map { try kit.lesson($0).name })
             lessons = lessons.filter { named.contains($0.name) }
         }
-        try GradeOutputs.checkEnvironment(options, catalog: kit.catalog)
+        try GradeOutputs.checkEnvironment(options, catalog: LessonCatalog(lessons: lessons))  // the lessons graded
         try checkOutFolder(options.outFolder)
         return try KitLock.during(kit, say: output) {
             try gradeClass(options, lessons: lessons, kit: kit, output: output)
@@ -225,11 +225,16 @@ struct GradingWorkspace {
     /// in `exercises`.
     static func strayEntries(_ entries: [String], in exercises: URL, lessons: [String]) -> [String] {
         let names = entries.sorted()
-        // `lesson1` for Lesson1 is said where Lesson1 is missing (when it is graded), not twice.
-        let lowercased = Set(lessons.map { $0.lowercased() })
-        return names.filter { !$0.hasPrefix(".") && !lowercased.contains($0.lowercased()) }.map { name in
+        let present = Set(names)
+        return names.filter { !$0.hasPrefix(".") }.compactMap { name in
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: exercises.appendingPathComponent(name).path, isDirectory: &isFolder)
+            if let lesson = lessons.first(where: { $0.lowercased() == name.lowercased() }) {
+                // `lesson1` for Lesson1 is said where Lesson1 is missing (when it is graded), not twice; beside a
+                // Lesson1 it was said nowhere, and a learner's file moved into it showed only as "does not compile".
+                guard name != lesson, present.contains(lesson) else { return nil }
+                return "Exercises/\(name)/ is not graded: only Exercises/\(lesson)/ is (a folder's name must match in capitals too): move its files there"
+            }
             return isFolder.boolValue
                 ? "Exercises/\(name)/ is not a lesson folder (they are named \(lessons.first ?? "Lesson1"), \(lessons.dropFirst().first ?? "Lesson2"), …): not graded"
                 : "Exercises/\(name) is in no lesson folder: not graded"
@@ -256,6 +261,7 @@ extension GradingWorkspace {
     /// every learner's fault: a message blaming the kit when they fall short of full marks, nil when they earn them.
     /// Remembered until the kit's files change (`.lab/kit-verified`).
     func kitIsBroken() throws -> String? {
+        if let missing = Self.lessonsWithoutSolutions(of: lessons, kit: kit) { return missing }
         if let unchecked = Self.exercisesWithoutTests(of: lessons, kit: kit) { return unchecked }
         let fingerprint = try KitFingerprint.of(kit)
         let stamp = kit.stateFolder.appendingPathComponent("kit-verified")
@@ -281,6 +287,21 @@ extension GradingWorkspace {
 }
 
 extension GradingWorkspace {
+    /// A graded lesson with no folder in Solutions/: its reference was graded as a learner's missing folder, and the
+    /// kit was blamed with "First: no Exercises/Lesson1: graded as not started", naming the wrong folder. Said as it is.
+    static func lessonsWithoutSolutions(of lessons: [LessonCatalog.Lesson], kit: Kit) -> String? {
+        var isFolder: ObjCBool = false
+        let missing = lessons.map(\.name).filter { name in
+            !(FileManager.default.fileExists(atPath: kit.root.appendingPathComponent("Solutions/\(name)").path, isDirectory: &isFolder)
+              && isFolder.boolValue)
+        }
+        guard !missing.isEmpty else { return nil }
+        return """
+            The kit itself is broken, so nothing was graded: \(missing.map { "Solutions/\($0)/" }.joined(separator: ", ")) \(missing.count == 1 ? "does" : "do") not exist, and `lab grade` checks the kit against its reference solutions before grading anyone.
+            Put \(missing.count == 1 ? "it" : "them") back (`git checkout -- Solutions`, or copy from a fresh clone of the kit); `swift run lab lint` names every place a lesson is missing from.
+            """
+    }
+
     /// An exercise of the graded lessons that no test of the kit grades (lessons.json naming a test class its
     /// Tests/ lacks) would drop out of every learner's total, the reference's too, so the check above would pass:
     /// a learner with half of Lesson 1 done was graded 18/18. Said, and nothing graded.

@@ -17,6 +17,12 @@ enum GradeOutputs {
             } catch {
                 throw UsageError("--classroom50: \(error); nothing was graded")
             }
+            // Said after the whole grading, with no result.json written, until this was checked first.
+            for lesson in catalog.lessons {
+                for exercise in lesson.exercises where exercise.points.rounded() != exercise.points {
+                    throw UsageError("--classroom50: Classroom 50 takes whole points, and lessons.json gives §\(exercise.section) \(exercise.function) \(exercise.points) a test (pointsPerTest); nothing was graded")
+                }
+            }
         }
     }
 

@@ -10,6 +10,11 @@ public struct Kit {
     public init(root: URL) throws {
         self.root = root
         catalog = try LessonCatalog.load(from: root.appendingPathComponent("lessons.json"))
+        // A lesson listed twice stopped `lab grade` with a stack trace; points of 0 or less graded a class -20/0.
+        let contradictions = catalog.contradictions
+        guard contradictions.isEmpty else {
+            throw LessonCatalog.CatalogError(description: "lessons.json contradicts itself: \(contradictions.joined(separator: "; ")). Fix it; `swift run lab lint` names every problem")
+        }
     }
 
     public static func here() throws -> Kit { try Kit(root: KitRoot.find()) }

@@ -63,6 +63,10 @@ struct CheckReport {
                 lines.append("Every lesson is done. Well built!")
             }
         }
+        if let refusal = Self.gradingRefusals(of: lesson.name, kitRoot: kit.root).first {
+            lines.append("")
+            lines.append("Note: `lab grade`, which grades a class, would not grade this lesson (0 points), whatever its tests say here: \(refusal)")
+        }
         for (other, error) in replaced {
             lines.append("")
             lines.append("Note: \(other) does not compile (\(error)). SwiftPM builds every lesson's tests together, so this check ran with \(other)'s stubs in its place; fix or undo that code when you get to it.")
@@ -70,6 +74,24 @@ struct CheckReport {
         lines.append("")
         lines.append("Full test log: \(relative(kit.logFile))")
         return lines.joined(separator: "\n")
+    }
+
+    /// What `lab grade` would refuse in the lesson's code in the kit's Exercises/ — an import it does not allow, an
+    /// escape hatch, a link out of Exercises/, a public name the tests use: `lab check` runs the tests in-process and
+    /// said "All 40 tests pass: Lesson 1 is done" for an `import Glibc` that a grading scored 0. Where Solutions/
+    /// holds no solution markers for the lesson (a class's copy, with the stubs there), declarations are not checked.
+    static func gradingRefusals(of lesson: String, kitRoot: URL) -> [String] {
+        let exercises = kitRoot.appendingPathComponent("Exercises")
+        let folder = exercises.appendingPathComponent(lesson)
+        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+        let code = LearnerCode(lessonFolder: folder, exercises: exercises, shownAs: "Exercises/\(lesson)")
+        let solutions = kitRoot.appendingPathComponent("Solutions/\(lesson)")
+        let reference = (FileManager.default.enumerator(atPath: solutions.path)?.allObjects as? [String] ?? []).contains { path in
+            path.hasSuffix(".swift")
+                && ((try? String(contentsOf: solutions.appendingPathComponent(path), encoding: .utf8))?.contains("// BEGIN SOLUTION") ?? false)
+        }
+        return code.refusedLinks.map { "refused: \($0)" }
+            + IntegrityScan(kitRoot: kitRoot, lesson: lesson, checkingDeclarations: reference).violations(in: code.files, folder: "Exercises/\(lesson)")
     }
 
     /// The failure to show first: a real one tells more than "not started".

@@ -24,7 +24,7 @@ public enum MutantsCommand {
             ? kit.catalog.lessons.filter { FileManager.default.fileExists(atPath: MutantCatalog.file(for: $0.name, in: kit).path) }
             : try options.lessons.map { try kit.lesson($0) }
         guard !lessons.isEmpty else { throw UsageError("no lesson has a mutant catalog (Tests/Mutants/<Lesson>.json)") }
-        try checkOnly(options.choice.only, lessons: lessons, kit: kit)
+        try checkOnly(options.choice.only, kind: options.choice.kind, lessons: lessons, kit: kit)
 
         var ok = true
         var summaries: [String] = []
@@ -43,15 +43,24 @@ public enum MutantsCommand {
     }
 
     /// `--only` ids that are in none of the chosen lessons' catalogs: a typo, which measured nothing and exited 0.
-    static func checkOnly(_ only: Set<String>?, lessons: [LessonCatalog.Lesson], kit: Kit) throws {
+    /// `--only` ids all of the other kind than `--kind` (`--only thread-no-resume --kind correct`) measured nothing,
+    /// exited 0, and advised writing a catalog: refused too, naming the conflict.
+    static func checkOnly(_ only: Set<String>?, kind: MutantCatalog.Mutant.Kind? = nil, lessons: [LessonCatalog.Lesson], kit: Kit) throws {
         guard let only = only else { return }
-        var known = Set<String>()
-        for lesson in lessons { known.formUnion(try MutantCatalog.load(lesson.name, in: kit).mutants.map(\.id)) }
-        let unknown = only.subtracting(known).sorted()
-        guard !unknown.isEmpty else { return }
-        let guesses = unknown.compactMap { Spelling.closest(to: $0, among: Array(known)).map { "did you mean \($0)?" } }
-        throw UsageError("--only: no mutant \(unknown.joined(separator: ", ")) in Tests/Mutants/ of \(lessons.map(\.name).joined(separator: ", "))"
-            + (guesses.isEmpty ? "" : " (\(guesses.joined(separator: " ")))"))
+        var known: [String: MutantCatalog.Mutant.Kind] = [:]
+        for lesson in lessons {
+            for mutant in try MutantCatalog.load(lesson.name, in: kit).mutants { known[mutant.id] = mutant.kind }
+        }
+        let unknown = only.subtracting(known.keys).sorted()
+        if !unknown.isEmpty {
+            let guesses = unknown.compactMap { Spelling.closest(to: $0, among: Array(known.keys)).map { "did you mean \($0)?" } }
+            throw UsageError("--only: no mutant \(unknown.joined(separator: ", ")) in Tests/Mutants/ of \(lessons.map(\.name).joined(separator: ", "))"
+                + (guesses.isEmpty ? "" : " (\(guesses.joined(separator: " ")))"))
+        }
+        if let kind = kind, !only.contains(where: { known[$0] == kind }) {
+            let other = only.sorted()
+            throw UsageError("--only \(other.joined(separator: ",")) names \(other.count == 1 ? "a \(known[other[0]]!.rawValue)" : "no \(kind.rawValue)"), and --kind \(kind.rawValue) keeps only \(kind == .correct ? "correct variants" : "mistakes"): nothing to measure; leave out one of the two")
+        }
     }
 
     /// What one lesson's mutants gave.

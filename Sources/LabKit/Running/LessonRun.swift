@@ -217,16 +217,41 @@ public struct LessonRun {
         } else if round.killed != nil {
             message = "this test took longer than \(Int(timeLimit)) s and was stopped (no test here needs more than 2 s) — an endless loop, or a wait that never ends: a long `sleep`, a semaphore that is never signalled, or a wait on the main thread for a block sent to the main queue (`DispatchQueue.main.async`, the main actor), which cannot run while the main thread waits? The other tests ran on without it. \(see)"
         } else if round.status > 128 {
-            let crash = CrashReport(output: round.output)?.explanation
-                ?? round.output.split(separator: "\n").first { $0.contains("Fatal error") }.map { " (\($0.trimmingCharacters(in: .whitespaces))): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError." }
-                ?? ": your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError."
-            message = "the test crashed\(crash) (The other tests ran on without it.) \(see)"
+            message = "the test crashed\(Self.crashExplanation(output: round.output, status: round.status)) (The other tests ran on without it.) \(see)"
         } else {
             message = "your code ended the test process during this test (exit status \(round.status)): a call to exit()? A function must return (or call its completion), never end the program. (The other tests ran on without it.) \(see)"
         }
         return TestResult(name: parts.last ?? key, testClass: parts.first ?? "", testModule: "\(lesson.name)Tests",
                           outcome: .failed, message: DiagnosisLine.shape(message), lesson: lesson, exercise: exercise,
                           place: catalog.declarationPlaces[key])
+    }
+}
+
+extension LessonRun {
+    /// What follows "the test crashed" for a test process that ended with `status` (above 128: a signal): Swift's own
+    /// crash report when the output holds one, else its "Fatal error" line. With neither, the signal is named: a
+    /// reference solution graded once as "your code stopped the program", with nothing to tell why, and a process
+    /// killed from outside (SIGKILL: out of memory; SIGXCPU: the sandbox's CPU time) is not the code's own crash.
+    static func crashExplanation(output: String, status: Int32) -> String {
+        let fault = "often a force unwrap (!) of nil, an index out of range, or a fatalError."
+        if let report = CrashReport(output: output) { return report.explanation }
+        if let fatal = output.split(separator: "\n").first(where: { $0.contains("Fatal error") }) {
+            return " (\(fatal.trimmingCharacters(in: .whitespaces))): your code stopped the program — \(fault)"
+        }
+        let signal = status - 128
+        let names: [Int32: String] = [4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
+                                      11: "SIGSEGV", 15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ"]
+        let named = "signal \(signal)\(names[signal].map { ", \($0)" } ?? "")"
+        switch signal {
+        case 9:
+            return " (\(named), with no crash report): the process was killed from outside — the machine short of memory, or a limit of the grading sandbox; your code may use too much memory, or the machine was loaded: run it again to see whether it repeats."
+        case 24:
+            return " (\(named)): the process used up its CPU time — an endless loop on several threads, or a busy wait?"
+        case 25:
+            return " (\(named)): the process wrote a file larger than the sandbox allows (8 MB) — output in a loop?"
+        default:
+            return " (\(named), with no crash report): your code stopped the program — \(fault)"
+        }
     }
 }
 
