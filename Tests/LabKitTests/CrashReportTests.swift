@@ -94,6 +94,15 @@ final class CrashReportTests: XCTestCase {
                        " (Fatal error: boom): your code stopped the program — often a force unwrap (!) of nil, an index out of range, or a fatalError.")
     }
 
+    /// A process that ended without a word is run again once (`LessonRun.run`); a crash that Swift explained is not.
+    func test_onlyAnEndWithoutReport_isRunAgain() {
+        XCTAssertTrue(LessonRun.endedWithoutReport(output: "Test Case 'A.b' started\nunshare: sigprocmask unblock failed: Invalid argument\n"),
+                      "util-linux's unshare after its child's SIGKILL (exit status 1)")
+        XCTAssertFalse(LessonRun.endedWithoutReport(output: "x\nFatal error: Unexpectedly found nil\n"),
+                       "Swift said why: the learner's own crash")
+        XCTAssertFalse(LessonRun.endedWithoutReport(output: "*** Program crashed: Bad pointer dereference at 0x0 ***\n"))
+    }
+
     func test_memoryBrokenInsideADictionary_isNamedAsTwoThreadsChangingIt() throws {
         let output = ["*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***", "",
                       "Thread 0 \"RESTLabPackageT\":", Self.frame(0, "ppoll", "/lib/x.c:1"), "",

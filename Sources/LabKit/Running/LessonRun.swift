@@ -71,6 +71,7 @@ public struct LessonRun {
         var binary: URL?
         PhaseTimes.mark(quickBuild == nil ? "build" : "quick build")
         defer { PhaseTimes.mark("run done") }
+        let wasArmed = quickBuild?.isArmed ?? false
         switch quickBuild?.build(log: &log) ?? .cannot {
         case .built(let executable):
             binary = executable
@@ -88,6 +89,12 @@ public struct LessonRun {
                                           status: build.status, log: log, resultsFile: resultsFile)
             }
             quickBuild?.arm()
+            // The kit's files changed since the copy was last built: SwiftPM's incremental build of it may leave a
+            // lesson's tests compiled against an emulator module that has since changed (it follows a module's own
+            // imports, not what they import in turn: a case added to EmulatorCore's `Fault` crashed the reference
+            // solutions' tests in `Emulator.inject`). The quick build compiles the tests against the modules as
+            // they are now.
+            if !wasArmed, case .built(let executable)? = quickBuild?.build(log: &log) { binary = executable }
         }
         PhaseTimes.mark("built")
         var missing = gradedTests(of: lessons)
@@ -101,7 +108,9 @@ public struct LessonRun {
         schedule.notStarted = TestSchedule.stubbedExercises(lessons, codeIn: root.appendingPathComponent(codeFolder))
         defer { if Self.recordsTimes { schedule.learn(from: log, keepingIn: timesFile) } }
         var stuckExercises = Set<String>()  // exercises with a test stopped for time: the rest get `timeLimitAfterStop`
-        for _ in 0...missing.count where !missing.isEmpty {
+        var runAgain = Set<String>()  // tests whose process ended without a word (`endedWithoutReport`)
+        // At most one round per test, and one more per test run again.
+        for _ in 0...(2 * missing.count) where !missing.isEmpty {
             let stuck = missing.filter { stuckExercises.contains($0.value.exercise.section) }
             // Pieces of each exercise's tests, each in a process of its own, side by side (`TestSchedule`). The other
             // tests of an exercise whose test was stopped for time run each alone, with a shorter limit — a function
@@ -129,6 +138,14 @@ public struct LessonRun {
                 guard !unreported.isEmpty else { continue }
                 let culprit = round.lastStarted.flatMap { unreported.contains($0) ? $0 : nil }
                     ?? XCTestLog.unfinished(in: round.output).first { unreported.contains($0) }
+                // A process killed from outside while a test ran (the machine short of memory) leaves no crash report,
+                // and the sandbox's `unshare` turns a SIGKILL into exit status 1: a reference solution was graded once
+                // as "the test crashed". A test whose process ended without Swift saying why runs again, once; ending
+                // so a second time is charged (a learner's `exit()` then costs one more process, not its verdict).
+                if let culprit = culprit, round.killed == nil, Self.endedWithoutReport(output: round.output),
+                   runAgain.insert(culprit).inserted {
+                    continue
+                }
                 // No culprit: the process ended before a test it was given started, or after they all had (its
                 // results unreadable or forged). Its tests that did not report are charged; a new round gains nothing.
                 // Otherwise the culprit is charged and the tests after it run again in the next round.
@@ -235,7 +252,7 @@ extension LessonRun {
     static func crashExplanation(output: String, status: Int32) -> String {
         let fault = "often a force unwrap (!) of nil, an index out of range, or a fatalError."
         if let report = CrashReport(output: output) { return report.explanation }
-        if let fatal = output.split(separator: "\n").first(where: { $0.contains("Fatal error") }) {
+        if let fatal = fatalErrorLine(in: output) {
             return " (\(fatal.trimmingCharacters(in: .whitespaces))): your code stopped the program — \(fault)"
         }
         let signal = status - 128
@@ -252,6 +269,16 @@ extension LessonRun {
         default:
             return " (\(named), with no crash report): your code stopped the program — \(fault)"
         }
+    }
+
+    /// Whether a process's output holds neither Swift's crash report nor its "Fatal error" line: what a kill from
+    /// outside leaves (a learner's own crash in Swift says why it stopped).
+    static func endedWithoutReport(output: String) -> Bool {
+        CrashReport(output: output) == nil && fatalErrorLine(in: output) == nil
+    }
+
+    private static func fatalErrorLine(in output: String) -> Substring? {
+        output.split(separator: "\n").first { $0.contains("Fatal error") }
     }
 }
 
