@@ -57,7 +57,9 @@ class Lesson7TestCase: LabTestCase {
     /// Runs `start` (one call of the learner's service, handed the two closures) and returns what it ended with.
     /// Stops the test when a stub ran, when no closure came within 2 s, when one came before the answer or through
     /// another session, or when closures were called more than once. `setup`: the call is not the test's subject.
-    func call<Value>(_ exercise: Exercise, setup: String? = nil, file: StaticString = #filePath, line: UInt = #line,
+    /// `quietMain`: the main thread first waits for it (at most 0.5 s) without running the main queue's work.
+    func call<Value>(_ exercise: Exercise, setup: String? = nil, quietMain: DispatchSemaphore? = nil,
+                     file: StaticString = #filePath, line: UInt = #line,
                      _ start: @escaping (CallLog<Value>) -> Void) throws -> Outcome<Value> {
         let log = CallLog<Value>()
         let before = emulator.requests.count
@@ -72,6 +74,7 @@ class Lesson7TestCase: LabTestCase {
             start(log)
             returned.set()
         }
+        _ = quietMain?.wait(timeout: .now() + 0.5)
         _ = eventually { returned.isSet || !StubLog.recorded.isEmpty }
         if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }  // LabTestCase says "not started"
         guard returned.isSet else { throw problem(Self.neverReturned(exercise)) }
