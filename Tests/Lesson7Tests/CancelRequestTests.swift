@@ -60,8 +60,7 @@ final class CancelRequestTests: Lesson7TestCase {
     }
 
     func cancel(_ id: RequestID, file: StaticString = #filePath, line: UInt = #line) throws {
-        service.cancelRequest(id)
-        if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }
+        try cancel(id, on: service, file: file, line: line)
     }
 
     func wasCancelled(_ index: Int, waiting: TimeInterval = 2) -> Bool {
@@ -88,7 +87,8 @@ final class CancelRequestTests: Lesson7TestCase {
         XCTAssertTrue(wasCancelled(call.index), """
             After cancelRequest, the emulator still held fetchRooms' request open: its task was not cancelled \
             (\(emulator.requests[call.index].summary)). Keep each call's URLSessionTask under its id and call \
-            `cancel()` on it — forgetting the closures alone leaves the request running. (A Swift `Task`'s cancel() \
+            `cancel()` on it — forgetting the closures alone leaves the request running — and return that same id \
+            from the call (a `return RequestID()` left from the stub returns an id no task is kept under). (A Swift `Task`'s cancel() \
             reaches the request only through URLSession's own async methods, or a withTaskCancellationHandler that \
             cancels the data task a continuation wraps.) See LESSONS.md §7.6.
             """)
@@ -197,8 +197,7 @@ final class CancelRequestTests: Lesson7TestCase {
         let logs = (0..<4).map { _ in CallLog<Void>() }
         let ids = logs.map { log in service.fetchRooms(success: { _ in log.success(()) }, failure: log.failure) }
         if !StubLog.recorded.isEmpty { throw fail("stub") }
-        service.cancelRequest(ids[3])
-        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        try cancel(ids[3], on: service)
         guard eventually(within: 2, { logs.dropLast().allSatisfy { !$0.calls.isEmpty } }) else {
             throw fail("""
                 setup: forgetting finished calls needs three fetchRooms calls that end, and                 \(logs.dropLast().filter { $0.calls.isEmpty }.count) of them called neither closure within 2 s. \

@@ -44,13 +44,20 @@ extension Lesson7TestCase {
             let service = ChatCaveService(baseURL: emulator.baseURL, session: session, credentials: Self.ada)
             let logs = (0..<threads * callsEach).map { _ in CallLog<Void>() }
             let cancelled = (0..<threads * callsEach).map { _ in Flag() }
+            session.startRound { cancelled[$0].isSet }
             // Threads of their own rather than concurrentPerform: a Dictionary broken by two writers can make a lookup
             // loop forever, and the test must still end, and say so.
             let callers = DispatchGroup()
             for thread in 0..<threads {
                 DispatchQueue.global().async(group: callers) {
-                    for index in 0..<callsEach where start(service, thread, index, logs[thread * callsEach + index]) {
-                        cancelled[thread * callsEach + index].set()
+                    for index in 0..<callsEach {
+                        let call = thread * callsEach + index
+                        // The data task this call makes on this thread is marked with the call's number.
+                        Thread.current.threadDictionary[ThreadsSession.callKey] = NSNumber(value: call)
+                        let didCancel = start(service, thread, index, logs[call])
+                        Thread.current.threadDictionary.removeObject(forKey: ThreadsSession.callKey)
+                        // Set once cancelRequest has returned.
+                        if didCancel { cancelled[call].set() }
                     }
                 }
             }
@@ -80,6 +87,23 @@ extension Lesson7TestCase {
                     return (error as? URLError)?.code == .cancelled
                 }
             }.count
+            // A call cancelled before its answer came, whose task was never cancelled, and which still called success:
+            // cancelRequest found nothing to cancel when it ran (the task stored later, from a Task or an async block),
+            // or cancelled only later (through getAllTasks, say). (An answer already on its way when cancel() came
+            // may still be passed on: that is the URLError.cancelled check's way, and fine.)
+            let late = session.answersAfterCancelReturned.filter { call in
+                logs[call].calls.contains { if case .success = $0.outcome { return true } else { return false } }
+            }
+            guard late.isEmpty else {
+                throw fail("""
+                    \(threads) threads made \(logs.count) calls at once, cancelling every other one as soon as it returned: \
+                    \(late.count) cancelled calls still called success, with an answer that came after cancelRequest returned \
+                    — their tasks were never cancelled. When cancelRequest runs, the call's task must already be stored \
+                    under its id — stored before `resume()`, before the call returns (not later, from a `Task { }` or an \
+                    async block) — and cancelRequest must cancel it (or mark the call) before it returns, with every read \
+                    and write of the tasks by id under the lock. See \(exercise.reference).
+                    """, file: file, line: line)
+            }
             guard unanswered == 0, twice == 0, revived == 0 else {
                 throw fail("""
                     \(threads) threads made \(logs.count) calls at once (cancelling \(logs.count - kept.count)): \(unanswered) \
@@ -87,7 +111,9 @@ extension Lesson7TestCase {
                     \(revived > 0 ? ", and \(revived) cancelled calls called failure with URLError.cancelled" : ""). \
                     The service lost track of \(what): its shared state was changed from several threads at once, \
                     with no lock. Guard every read and write of it — an NSLock around each, or a serial \
-                    DispatchQueue. See \(exercise.reference).
+                    DispatchQueue. (Or a call's task was stored under its id only after its answer came — from a \
+                    `Task { }` or an async block: store it before `resume()`, before the call returns.) \
+                    See \(exercise.reference).
                     """, file: file, line: line)
             }
         }
@@ -111,12 +137,16 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
         #endif
     }
 
+    /// The thread-dictionary key under which `callFromManyThreads` puts the number of the call a thread is making.
+    static let callKey = "ThreadsSession.call"
+
     override func dataTask(with request: URLRequest,
                            completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void) -> URLSessionDataTask {
         if withUnsafeCurrentTask(body: { $0 != nil }) {
             return super.dataTask(with: request, completionHandler: completionHandler)
         }
-        let task = DataTask(request: request, session: self, identifier: nextIdentifier(), handler: completionHandler)
+        let call = (Thread.current.threadDictionary[Self.callKey] as? NSNumber)?.intValue
+        let task = DataTask(request: request, session: self, identifier: nextIdentifier(), call: call, handler: completionHandler)
         if tracksTasks {
             madeLock.lock()
             made.append(Made(task))
@@ -156,6 +186,30 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
         get { madeLock.lock(); defer { madeLock.unlock() }; return status }
         set { madeLock.lock(); status = newValue; madeLock.unlock() }
     }
+    private var cancelReturned: ((Int) -> Bool)?
+    private var late: [Int] = []
+    /// A new round of `callFromManyThreads`: `cancelReturned(call)` says whether cancelRequest has returned for that
+    /// call's number.
+    func startRound(cancelReturned: @escaping (Int) -> Bool) {
+        madeLock.lock()
+        self.cancelReturned = cancelReturned
+        late = []
+        madeLock.unlock()
+    }
+    /// The numbers of this round's calls whose answer came after cancelRequest had returned for them, while their task
+    /// had not been cancelled.
+    var answersAfterCancelReturned: [Int] {
+        madeLock.lock()
+        defer { madeLock.unlock() }
+        return late
+    }
+    fileprivate func answering(call: Int?, taskCancelled: Bool) {
+        guard let call = call, !taskCancelled else { return }
+        madeLock.lock()
+        defer { madeLock.unlock() }
+        if cancelReturned?(call) == true { late.append(call) }
+    }
+
     /// Every data task this session made (not the emulator's) while `tracksTasks`, weakly.
     var tasksMade: [Made] {
         madeLock.lock()
@@ -169,12 +223,16 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
         private let request: URLRequest
         private let owner: ThreadsSession
         private let identifier: Int
+        /// The number of the `callFromManyThreads` call that made it, when one did.
+        private let call: Int?
+        private var cancelled = false
 
-        init(request: URLRequest, session: ThreadsSession, identifier: Int,
+        init(request: URLRequest, session: ThreadsSession, identifier: Int, call: Int?,
              handler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void) {
             self.request = request
             self.owner = session
             self.identifier = identifier
+            self.call = call
             self.handler = handler
             super.init()
         }
@@ -197,7 +255,12 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
                 let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1",
                                                headerFields: ["Content-Type": "application/json"])
                 let body = status == 200 ? "[]" : "{\"error\": \"the chat server is down\"}"
-                take()?(Data(body.utf8), response, nil)
+                guard let handler = take() else { return }
+                lock.lock()
+                let cancelled = self.cancelled
+                lock.unlock()
+                owner.answering(call: call, taskCancelled: cancelled)
+                handler(Data(body.utf8), response, nil)
             }
             guard owner.answersAtOnce else {
                 return owner.answers.asyncAfter(deadline: .now() + ThreadsSession.latency, execute: answer)
@@ -211,6 +274,9 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
         }
 
         override func cancel() {
+            lock.lock()
+            cancelled = true
+            lock.unlock()
             owner.answers.async { [self] in take()?(nil, nil, URLError(.cancelled)) }
         }
     }

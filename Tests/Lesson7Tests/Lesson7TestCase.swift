@@ -57,21 +57,33 @@ class Lesson7TestCase: LabTestCase {
     /// Runs `start` (one call of the learner's service, handed the two closures) and returns what it ended with.
     /// Stops the test when a stub ran, when no closure came within 2 s, when one came before the answer or through
     /// another session, or when closures were called more than once. `setup`: the call is not the test's subject.
-    func call<Value>(_ exercise: Exercise, setup: String? = nil, file: StaticString = #filePath, line: UInt = #line,
-                     _ start: (CallLog<Value>) -> Void) throws -> Outcome<Value> {
+    /// `quietMain`: the main thread first waits for it (at most 0.5 s) without running the main queue's work.
+    func call<Value>(_ exercise: Exercise, setup: String? = nil, quietMain: DispatchSemaphore? = nil,
+                     file: StaticString = #filePath, line: UInt = #line,
+                     _ start: @escaping (CallLog<Value>) -> Void) throws -> Outcome<Value> {
         let log = CallLog<Value>()
         let before = emulator.requests.count
-        start(log)
-        _ = eventually { !log.calls.isEmpty || !StubLog.recorded.isEmpty }
+        let problem = { (why: String) -> TestStopped in
+            self.fail(setup.map { "setup: \($0) needs \(exercise.function) to work, and it did not: \(why)" } ?? why,
+                      file: file, line: line)
+        }
+        // On another thread, so that a call that never returns (a lock it already holds) stops this test, not the
+        // test process.
+        let returned = Flag()
+        DispatchQueue.global().async {
+            start(log)
+            returned.set()
+        }
+        _ = quietMain?.wait(timeout: .now() + 0.5)
+        _ = eventually { returned.isSet || !StubLog.recorded.isEmpty }
         if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }  // LabTestCase says "not started"
+        guard returned.isSet else { throw problem(Self.neverReturned(exercise)) }
+        _ = eventually { !log.calls.isEmpty || !StubLog.recorded.isEmpty }
+        if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }
         // A closure called at once, before the request even reached the emulator (success() right after resume()):
         // give the request a moment to arrive, so the check below sees the closure came before the answer.
         if !log.calls.isEmpty, emulator.requests.count == before {
             _ = eventually(within: 0.3) { emulator.requests.count > before }
-        }
-        let problem = { (why: String) -> TestStopped in
-            self.fail(setup.map { "setup: \($0) needs \(exercise.function) to work, and it did not: \(why)" } ?? why,
-                      file: file, line: line)
         }
         let sent = Array(emulator.requests.dropFirst(before))
         if let wrongPlace = wrongPlace(exercise) { throw problem(wrongPlace) }
@@ -93,6 +105,38 @@ class Lesson7TestCase: LabTestCase {
                 """)
         }
         return first.outcome
+    }
+
+    /// Why a call that did not return within 2 s (while its answer was not held) never returns.
+    static func neverReturned(_ exercise: Exercise) -> String {
+        """
+        \(exercise.function) did not return within 2 s: the call itself waits for something that never comes — most \
+        often a lock. An NSLock is not recursive: `lock()` on a thread that already holds it waits forever (a helper \
+        that locks, called while the lock is held; a `defer { lock.unlock() }` whose scope still includes the call \
+        that sends), and so does every `lock()` after one left without its `unlock()` on some path. A \
+        DispatchSemaphore used as a lock starts at 1 (`DispatchSemaphore(value: 1)`): made with 0, its first wait \
+        never ends. See \(exercise.reference), and §7.6 on guarding shared state.
+        """
+    }
+
+    /// Calls `service.cancelRequest(id)` on another thread, so that one that never returns stops this test, not the
+    /// test process.
+    func cancel(_ id: RequestID, on service: ChatCaveService, file: StaticString = #filePath, line: UInt = #line) throws {
+        let returned = Flag()
+        DispatchQueue.global().async {
+            service.cancelRequest(id)
+            returned.set()
+        }
+        _ = eventually(within: 1) { returned.isSet || !StubLog.recorded.isEmpty }
+        if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }
+        guard returned.isSet else {
+            throw fail("""
+                cancelRequest did not return within 1 s: it waits for something that never comes — most often a lock \
+                it already holds. An NSLock is not recursive: a cancelRequest that locks, then calls a helper that \
+                locks again (to forget the task, say), waits for itself forever. Take the lock once — remove the task \
+                inside it, unlock, then cancel it. See LESSONS.md §7.6.
+                """, file: file, line: line)
+        }
     }
 
     /// The value of a successful call; stops the test, explaining the failure, otherwise.
