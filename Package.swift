@@ -119,3 +119,30 @@ let package = Package(
 for target in package.targets where !lessons.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + kitSettings
 }
+
+// SwiftPM compiles a module again when a module it names in `dependencies` changes, but not when one of theirs does —
+// and a module uses those too (each service's `@_exported import EmulatorCore`): a case added to EmulatorCore's
+// `Fault` left the lessons' tests compiled against the old enum, and the reference solutions' tests crashed in
+// `Emulator.inject`. So every module names every module it reaches.
+let targetsByName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+func namedDependencies(of target: Target) -> [String] {
+    target.dependencies.compactMap { dependency -> String? in
+        switch dependency {
+        case .targetItem(let name, _), .byNameItem(let name, _): return name
+        default: return nil
+        }
+    }
+}
+func reachedModules(from target: Target) -> Set<String> {
+    var reached = Set<String>(), next = namedDependencies(of: target)
+    while let name = next.popLast() {
+        if reached.insert(name).inserted, let module = targetsByName[name] { next += namedDependencies(of: module) }
+    }
+    return reached
+}
+let missingDependencies = package.targets.map { target in
+    (target, reachedModules(from: target).subtracting(namedDependencies(of: target)).sorted())
+}
+for (target, missing) in missingDependencies {
+    target.dependencies += missing.map { .target(name: $0) }
+}

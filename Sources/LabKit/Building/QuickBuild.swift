@@ -54,9 +54,6 @@ struct QuickBuild {
         try? Data(kitStamp().utf8).write(to: armedFile, options: .atomic)
     }
 
-    /// Whether SwiftPM built the copy with the kit's files as they are (`arm`).
-    var isArmed: Bool { (try? String(contentsOf: armedFile, encoding: .utf8)) == kitStamp() }
-
     enum Outcome {
         /// The test executable.
         case built(URL)

@@ -71,7 +71,6 @@ public struct LessonRun {
         var binary: URL?
         PhaseTimes.mark(quickBuild == nil ? "build" : "quick build")
         defer { PhaseTimes.mark("run done") }
-        let wasArmed = quickBuild?.isArmed ?? false
         switch quickBuild?.build(log: &log) ?? .cannot {
         case .built(let executable):
             binary = executable
@@ -89,12 +88,6 @@ public struct LessonRun {
                                           status: build.status, log: log, resultsFile: resultsFile)
             }
             quickBuild?.arm()
-            // The kit's files changed since the copy was last built: SwiftPM's incremental build of it may leave a
-            // lesson's tests compiled against an emulator module that has since changed (it follows a module's own
-            // imports, not what they import in turn: a case added to EmulatorCore's `Fault` crashed the reference
-            // solutions' tests in `Emulator.inject`). The quick build compiles the tests against the modules as
-            // they are now.
-            if !wasArmed, case .built(let executable)? = quickBuild?.build(log: &log) { binary = executable }
         }
         PhaseTimes.mark("built")
         var missing = gradedTests(of: lessons)
