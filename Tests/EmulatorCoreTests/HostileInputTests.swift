@@ -82,6 +82,17 @@ final class HostileInputTests: XCTestCase {
         try assertRefused("PUT / HTTP/1.1\r\nExpect: magic\r\nContent-Length: 1\r\n\r\nx", with: 417, "an expectation other than 100-continue")
     }
 
+    /// `body.count + size` overflowed for a size line of 16 hex digits and trapped: one request killed `lab serve`.
+    func test_aChunkSizeNearIntMax_is413_notACrash() throws {
+        try assertRefused("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n7FFFFFFFFFFFFFFF\r\n", with: 413,
+                          "a chunk of Int.max bytes after a first chunk")
+    }
+
+    func test_aSignedChunkSize_is400() throws {
+        try assertRefused("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n+1\r\nx\r\n0\r\n\r\n", with: 400,
+                          "a chunk size with a sign (the grammar is hex digits only)")
+    }
+
     func test_aTargetThatIsNotAPath_is400() throws {
         try assertRefused("GET nonsense HTTP/1.1\r\n\r\n", with: 400, "a target that is neither a path nor a URL")
     }

@@ -112,11 +112,14 @@ package final class ConnectionInput {
         while true {
             let sizeLine = try readLine(limit: 1024, until: deadline)
             let sizeText = sizeLine.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            guard !sizeText.isEmpty, sizeText.count <= 16, let size = Int(sizeText, radix: 16), size >= 0 else {
+            // Hex digits only: `Int(_:radix:)` would also take a sign (`+1`, `-0`), which the grammar has not.
+            guard !sizeText.isEmpty, sizeText.count <= 16, sizeText.allSatisfy(\.isHexDigit),
+                let size = Int(sizeText, radix: 16) else {
                 throw Failure.malformed
             }
             if size == 0 { break }
-            guard body.count + size <= limit else { throw Failure.tooLarge }
+            // Not `body.count + size`: a size line of 16 hex digits (up to Int.max) would overflow that sum and trap.
+            guard size <= limit - body.count else { throw Failure.tooLarge }
             body.append(try readBytes(size, until: deadline))
             guard try readLine(limit: 2, until: deadline).isEmpty else { throw Failure.malformed }
         }
