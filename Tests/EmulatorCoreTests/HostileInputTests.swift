@@ -93,6 +93,51 @@ final class HostileInputTests: XCTestCase {
                           "a chunk size with a sign (the grammar is hex digits only)")
     }
 
+    /// A bare CR was passed on, and a CORS preflight reflected it into its own headers (a response-splitting seed).
+    func test_aBareCRInAHeaderValue_is400() throws {
+        try assertRefused("OPTIONS /a HTTP/1.1\r\nAccess-Control-Request-Headers: a\rSet-Cookie: x=1\r\n\r\n", with: 400,
+                          "a bare CR inside a header value")
+    }
+
+    func test_aNULInAHeaderValue_is400() throws {
+        try assertRefused("GET /a HTTP/1.1\r\nX-Name: a\u{0}b\r\n\r\n", with: 400, "a NUL inside a header value")
+    }
+
+    func test_aBareCRInTheRequestLine_is400() throws {
+        try assertRefused("GET /a?x=1\rY HTTP/1.1\r\n\r\n", with: 400, "a bare CR inside the request line")
+    }
+
+    func test_twoHostHeaders_are400() throws {
+        try assertRefused("GET /a HTTP/1.1\r\nHost: one\r\nHost: two\r\n\r\n", with: 400, "two Host headers (RFC 9112 §3.2)")
+    }
+
+    /// The Host was pasted before the path: `Host: x/threads` read `/threads/a`, `Host: x?shallow=true&` added a query.
+    func test_aHostThatIsNotHostAndPort_is400_notPastedIntoTheURL() throws {
+        for host in ["x/threads", "x?shallow=true&", "x#", "user@x", "x:port", "[::1"] {
+            try assertRefused("GET /a HTTP/1.1\r\nHost: \(host)\r\n\r\n", with: 400, "Host: \(host)")
+        }
+        let (_, server) = try startEchoServer(limits: limits)
+        for host in ["127.0.0.1:9000", "localhost", "[::1]:9000", "my-app.local"] {
+            let client = try connect(to: server)
+            client.send("GET /fine HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            let response = try client.readResponse()
+            XCTAssertEqual(response.status, 200, "Expected Host: \(host) to be served; got \(response.status): \(response.bodyText)")
+            XCTAssertEqual(echo(response)?["path"], "/fine", "Expected Host: \(host) to leave the path alone")
+        }
+    }
+
+    /// RFC 9112 §2.2: a server should skip empty lines before a request (a client may send CRLF after a body). The
+    /// second request was refused with 400 and the connection closed.
+    func test_emptyLinesBeforeARequest_areSkipped() throws {
+        let (_, server) = try startEchoServer(limits: limits)
+        let client = try connect(to: server)
+        client.send("PUT /first HTTP/1.1\r\nContent-Length: 1\r\n\r\n1\r\n\r\nGET /second HTTP/1.1\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().status, 200, "setup: expected the PUT to be answered")
+        let second = try client.readResponse()
+        XCTAssertEqual(second.status, 200, "Expected the request after the stray CRLFs to be served; got \(second.status): \(second.bodyText)")
+        XCTAssertEqual(echo(second)?["path"], "/second")
+    }
+
     func test_aTargetThatIsNotAPath_is400() throws {
         try assertRefused("GET nonsense HTTP/1.1\r\n\r\n", with: 400, "a target that is neither a path nor a URL")
     }

@@ -45,13 +45,26 @@ package final class ConnectionInput {
     package var hasBufferedBytes: Bool { available > 0 }
 
     /// Waits up to `idle` for the first byte of a request; false when none came (or the peer closed).
+    /// Empty lines before a request are skipped, as RFC 9112 §2.2 asks: a client may send a CRLF after a body.
     package func awaitRequest(idle: TimeInterval) -> Bool {
-        if available > 0 { return true }
-        do {
-            try fill(until: .after(idle))
-            return true
-        } catch {
-            return false
+        let deadline = Deadline.after(idle)
+        while true {
+            while start < buffer.count && (buffer[start] == 13 || buffer[start] == 10) { start += 1 }
+            if available > 0 { return true }
+            do {
+                try fill(until: deadline)
+            } catch {
+                return false
+            }
+        }
+    }
+
+    /// Reads and throws away what the peer sends until it closes or `deadline` passes: after a refusal, so a
+    /// client still sending its body reads the answer rather than a reset (a close with unread bytes resets).
+    package func discard(until deadline: Deadline) {
+        while socket.waitReadable(until: deadline) {
+            let count = chunk.withUnsafeMutableBytes { socket.receive(into: $0) }
+            if count <= 0 { return }
         }
     }
 

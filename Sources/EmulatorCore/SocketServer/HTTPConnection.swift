@@ -92,8 +92,13 @@ final class HTTPConnection {
         } catch {
             return false  // the client left mid-request: nobody to answer
         }
-        guard let url = url(of: head) else {
-            return refuse(.init(status: 400, reason: "the request target is not a path (or an absolute URL)"), started: started)
+        let url: URL
+        do {
+            url = try self.url(of: head)
+        } catch let refusal as HTTPRequestHead.Refusal {
+            return refuse(refusal, started: started)
+        } catch {
+            return false  // unreachable: only refusals are thrown
         }
         let request = ServiceRequest(method: head.method, url: url, headers: head.headerDictionary, body: body)
         let processed = emulator.process(request, over: .socket)
@@ -179,12 +184,48 @@ final class HTTPConnection {
         return length > 0 ? try input.readBytes(length, until: deadline) : nil
     }
 
-    /// `http://<Host><target>`; the absolute form as sent; nil for anything else (`*`, garbage).
-    private func url(of head: HTTPRequestHead) -> URL? {
-        if head.target.hasPrefix("http://") || head.target.hasPrefix("https://") { return URL(string: head.target) }
-        guard head.target.hasPrefix("/") else { return nil }
-        if let host = head.value("Host"), !host.isEmpty, let url = URL(string: "http://\(host)\(head.target)") { return url }
-        return URL(string: "http://\(fallbackHost)\(head.target)")
+    /// `http://<Host><target>`; the absolute form as sent; a refusal for anything else (`*`, garbage, a Host that
+    /// is not `host[:port]`, which pasted before the path would move it: `Host: x/threads` or `Host: x?shallow=true`).
+    private func url(of head: HTTPRequestHead) throws -> URL {
+        let notATarget = HTTPRequestHead.Refusal(status: 400, reason: "the request target is not a path (or an absolute URL)")
+        if head.target.hasPrefix("http://") || head.target.hasPrefix("https://") {
+            guard let url = URL(string: head.target) else { throw notATarget }
+            return url
+        }
+        guard head.target.hasPrefix("/") else { throw notATarget }
+        let hosts = head.values("Host")
+        // RFC 9112 §3.2: more than one Host, or one that is not a valid host, is answered 400.
+        guard hosts.count <= 1 else { throw HTTPRequestHead.Refusal(status: 400, reason: "the request has more than one Host header") }
+        var host = fallbackHost  // no Host (or an empty one, as HTTP/1.0 clients send): this server's own
+        if let sent = hosts.first, !sent.isEmpty {
+            guard Self.isHostAndPort(sent) else {
+                throw HTTPRequestHead.Refusal(status: 400, reason: "the Host header is not `host` or `host:port`")
+            }
+            host = sent
+        }
+        guard let url = URL(string: "http://\(host)\(head.target)") else { throw notATarget }
+        return url
+    }
+
+    /// A name or IPv4 address with an optional port, or a bracketed IPv6 address (`[::1]:9000`): nothing that ends
+    /// the authority (`/`, `?`, `#`) or adds user info (`@`).
+    static func isHostAndPort(_ text: String) -> Bool {
+        var name = Substring(text)
+        if name.hasPrefix("[") {
+            guard let close = name.firstIndex(of: "]") else { return false }
+            let address = name[name.index(after: name.startIndex)..<close]
+            guard !address.isEmpty, address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return false }
+            name = name[name.index(after: close)...]
+            guard name.isEmpty || name.hasPrefix(":") else { return false }
+            return name.dropFirst().allSatisfy { ("0"..."9").contains($0) }
+        }
+        if let colon = name.lastIndex(of: ":") {
+            guard name[name.index(after: colon)...].allSatisfy({ ("0"..."9").contains($0) }) else { return false }
+            name = name[..<colon]
+        }
+        return !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-._~!$&'()*+,;=%".unicodeScalars.contains(scalar))
+        }
     }
 
     /// Answers with `refusal`'s status and reason as plain text, then closes.
