@@ -138,6 +138,21 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(echo(second)?["path"], "/second")
     }
 
+    /// Closing with the body unread reset the connection: a client that writes its whole body before reading
+    /// (Python's urllib, URLSession) saw "connection reset" instead of the 413 and its reason.
+    func test_aBodyOverTheLimit_sentWhole_stillReadsThe413() throws {
+        let (_, server) = try startEchoServer(limits: limits)
+        let client = try connect(to: server)
+        var bytes = Data("PUT /big HTTP/1.1\r\nContent-Length: 8000000\r\n\r\n".utf8)
+        bytes.append(Data(repeating: UInt8(ascii: "x"), count: 8_000_000))
+        XCTAssertTrue(client.send(bytes), "Expected the server to read (and drop) the refused body rather than reset the connection")
+        let response = try client.readResponse(timeout: 2)
+        XCTAssertEqual(response.status, 413, "Expected 413 for an 8 MB body; got \(response.status): \(response.bodyText)")
+        XCTAssertTrue(response.bodyText.contains("exceeds"), "Expected the 413 to say why; got \(response.bodyText)")
+        XCTAssertTrue(client.serverCloses(within: 2), "Expected the server to close after the 413")
+        try assertStillServing(server)
+    }
+
     func test_aTargetThatIsNotAPath_is400() throws {
         try assertRefused("GET nonsense HTTP/1.1\r\n\r\n", with: 400, "a target that is neither a path nor a URL")
     }

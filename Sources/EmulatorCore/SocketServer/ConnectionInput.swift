@@ -102,6 +102,11 @@ package final class ConnectionInput {
         while available < count { try fill(until: deadline) }
         let data = Data(buffer[start..<(start + count)])
         start += count
+        if start == buffer.count && buffer.capacity > 1 << 20 {
+            // A large body was read: give its memory back now, not when the (kept-alive) client sends again.
+            buffer = []
+            start = 0
+        }
         return data
     }
 

@@ -237,7 +237,13 @@ final class HTTPConnection {
         bytes.append(body)
         observer?(ServedRequest(method: "-", target: "(\(refusal.reason))", status: refusal.status,
                                 milliseconds: Self.milliseconds(since: started), isStream: false))
-        _ = socket.sendAll(bytes)
+        if socket.sendAll(bytes) {
+            // Lingering close: FIN now, then read and drop what the client still sends, until it closes or the
+            // linger time ends. Closing with its body unread would reset the connection, and a client that writes
+            // its whole body before reading would see the reset instead of this answer.
+            socket.shutdownWrite()
+            input.discard(until: .after(limits.lingerTimeout))
+        }
         return false
     }
 

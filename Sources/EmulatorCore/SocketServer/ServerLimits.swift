@@ -15,6 +15,10 @@ public struct ServerLimits {
     public var idleTimeout: TimeInterval = 60
     /// A write that cannot go out for this long (a client that stopped reading) ends the connection.
     public var sendTimeout: TimeInterval = 10
+    /// After refusing a request, how long the server goes on reading (and discarding) what the client sends before
+    /// it closes: a client that writes its whole body before reading (Python's urllib, URLSession) then reads the
+    /// 413 rather than a connection reset.
+    public var lingerTimeout: TimeInterval = 2
     /// Open connections, streams included; one more is answered 503 and closed.
     public var maximumConnections = 512
     /// The kernel's send buffer per connection, in bytes; nil keeps the system's, which grows to megabytes. A small
