@@ -153,6 +153,31 @@ final class HostileInputTests: XCTestCase {
         try assertStillServing(server)
     }
 
+    /// Each connection could hold a body of the limit at once: 20 clients sending 16 MB (all but the last byte)
+    /// took `lab serve` from 76 MB to 595 MB, and 512 would take 8 GB. Bodies in flight now share one budget.
+    func test_bodiesInFlight_shareOneBudget_andTheOneBeyondGets503() throws {
+        var limits = self.limits
+        limits.maximumBufferedBodyBytes = 1500
+        limits.requestTimeout = 2
+        let (_, server) = try startEchoServer(limits: limits)
+        let first = try connect(to: server)
+        first.send("PUT /first HTTP/1.1\r\nContent-Length: 1000\r\n\r\n" + String(repeating: "a", count: 10))
+        Thread.sleep(forTimeInterval: 0.2)  // the server has read the head and holds the first body's 1000 bytes
+        for (framing, body) in [("Content-Length: 1000", String(repeating: "b", count: 1000)),
+                                ("Transfer-Encoding: chunked", "258\r\n" + String(repeating: "c", count: 600) + "\r\n0\r\n\r\n")] {
+            let second = try connect(to: server)
+            second.send("PUT /second HTTP/1.1\r\n\(framing)\r\n\r\n\(body)")
+            let refused = try second.readResponse()
+            XCTAssertEqual(refused.status, 503, "Expected 503 for a body (\(framing)) past the shared budget; got \(refused.status): \(refused.bodyText)")
+            XCTAssertTrue(refused.bodyText.contains("other request bodies"), "Expected the 503 to say why; got \(refused.bodyText)")
+        }
+        first.send(String(repeating: "a", count: 990))
+        XCTAssertEqual(try first.readResponse().status, 200, "Expected the body within the budget to be served")
+        let third = try connect(to: server)
+        third.send("PUT", "/third", body: Data(repeating: UInt8(ascii: "d"), count: 1000))
+        XCTAssertEqual(try third.readResponse().status, 200, "Expected the budget to be given back once the first body was served")
+    }
+
     func test_aTargetThatIsNotAPath_is400() throws {
         try assertRefused("GET nonsense HTTP/1.1\r\n\r\n", with: 400, "a target that is neither a path nor a URL")
     }

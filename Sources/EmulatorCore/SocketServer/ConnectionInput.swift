@@ -21,6 +21,8 @@ package final class ConnectionInput {
         case tooLarge
         /// Not valid framing (a bad chunk size line, say).
         case malformed
+        /// A chunk the caller's `admit` refused (the server's shared body budget is spent).
+        case overBudget
     }
 
     private var available: Int { buffer.count - start }
@@ -125,7 +127,8 @@ package final class ConnectionInput {
     }
 
     /// A chunked body (RFC 9112 §7.1): chunks until a zero-size one, then trailer lines, which are ignored.
-    package func readChunkedBody(limit: Int, until deadline: Deadline) throws -> Data {
+    /// `admit` is asked before each chunk is read, with its size.
+    package func readChunkedBody(limit: Int, until deadline: Deadline, admit: (Int) -> Bool = { _ in true }) throws -> Data {
         var body = Data()
         while true {
             let sizeLine = try readLine(limit: 1024, until: deadline)
@@ -138,6 +141,7 @@ package final class ConnectionInput {
             if size == 0 { break }
             // Not `body.count + size`: a size line of 16 hex digits (up to Int.max) would overflow that sum and trap.
             guard size <= limit - body.count else { throw Failure.tooLarge }
+            guard admit(size) else { throw Failure.overBudget }
             body.append(try readBytes(size, until: deadline))
             guard try readLine(limit: 2, until: deadline).isEmpty else { throw Failure.malformed }
         }

@@ -7,6 +7,9 @@ final class HTTPConnection {
     private let input: ConnectionInput
     private let emulator: RequestProcessing
     private let limits: ServerLimits
+    /// Shared by the server's connections; `reservedBodyBytes` is this connection's part, for the current request.
+    private let bodyBudget: BodyBudget
+    private var reservedBodyBytes = 0
     /// `127.0.0.1:<port>`: the host of request URLs when the client sent no usable Host header.
     private let fallbackHost: String
     private let observer: ((ServedRequest) -> Void)?
@@ -16,8 +19,9 @@ final class HTTPConnection {
     private var stream: EventStream?
     private let stopSignal = DispatchSemaphore(value: 0)
 
-    init(socket: Socket, emulator: RequestProcessing, limits: ServerLimits, fallbackHost: String,
+    init(socket: Socket, emulator: RequestProcessing, limits: ServerLimits, bodyBudget: BodyBudget, fallbackHost: String,
          observer: ((ServedRequest) -> Void)?) {
+        self.bodyBudget = bodyBudget
         self.socket = socket
         self.input = ConnectionInput(socket: socket)
         self.emulator = emulator
@@ -73,6 +77,10 @@ final class HTTPConnection {
     /// Reads, answers and reports one request; true when the connection stays open for another.
     private func serveOneRequest() -> Bool {
         guard input.awaitRequest(idle: limits.idleTimeout) else { return false }
+        defer {
+            bodyBudget.release(reservedBodyBytes)
+            reservedBodyBytes = 0
+        }
         let started = DispatchTime.now()
         let deadline = Deadline.after(limits.requestTimeout)
         let head: HTTPRequestHead
@@ -87,6 +95,8 @@ final class HTTPConnection {
             return refuse(.init(status: 431, reason: "the request line and headers exceed \(limits.maximumHeaderBytes) bytes"), started: started)
         } catch ConnectionInput.Failure.timedOut {
             return refuse(.init(status: 408, reason: "the request did not arrive within \(limits.requestTimeout) s"), started: started)
+        } catch ConnectionInput.Failure.overBudget {
+            return refuse(overBudget, started: started)
         } catch ConnectionInput.Failure.malformed {
             return refuse(.init(status: 400, reason: "the chunked body is malformed"), started: started)
         } catch {
@@ -165,6 +175,8 @@ final class HTTPConnection {
         guard length <= limits.maximumBodyBytes else {
             throw HTTPRequestHead.Refusal(status: 413, reason: "the body exceeds \(limits.maximumBodyBytes) bytes")
         }
+        guard bodyBudget.reserve(length) else { throw overBudget }
+        reservedBodyBytes += length
         let hasBody = transferEncoding != nil || length > 0
         if let expectation = head.value("Expect") {
             guard expectation.lowercased() == "100-continue" else {
@@ -176,12 +188,20 @@ final class HTTPConnection {
         }
         if transferEncoding != nil {
             do {
-                return try input.readChunkedBody(limit: limits.maximumBodyBytes, until: deadline)
+                return try input.readChunkedBody(limit: limits.maximumBodyBytes, until: deadline) { [self] size in
+                    guard bodyBudget.reserve(size) else { return false }
+                    reservedBodyBytes += size
+                    return true
+                }
             } catch ConnectionInput.Failure.tooLarge {
                 throw HTTPRequestHead.Refusal(status: 413, reason: "the chunked body exceeds \(limits.maximumBodyBytes) bytes")
             }
         }
         return length > 0 ? try input.readBytes(length, until: deadline) : nil
+    }
+
+    private var overBudget: HTTPRequestHead.Refusal {
+        .init(status: 503, reason: "the server is already receiving \(limits.maximumBufferedBodyBytes) bytes of other request bodies; send it again in a moment")
     }
 
     /// `http://<Host><target>`; the absolute form as sent; a refusal for anything else (`*`, garbage, a Host that

@@ -9,6 +9,9 @@ public struct ServerLimits {
     public var maximumHeaderCount = 100
     /// A request body, sent with Content-Length or chunked (413 beyond).
     public var maximumBodyBytes = 16 * 1024 * 1024
+    /// Request bodies being received at once, across all connections (503 for a body that would pass it): one
+    /// connection's body may be `maximumBodyBytes`, but not on every connection at once.
+    public var maximumBufferedBodyBytes = 64 * 1024 * 1024
     /// From a request's first byte to its last (408 beyond): a client sending a byte a second is cut off.
     public var requestTimeout: TimeInterval = 10
     /// How long a kept-alive connection may sit idle between requests before it is closed (silently, as is usual).
