@@ -161,8 +161,9 @@ final class HostileInputTests: XCTestCase {
         limits.requestTimeout = 2
         let (_, server) = try startEchoServer(limits: limits)
         let first = try connect(to: server)
-        first.send("PUT /first HTTP/1.1\r\nContent-Length: 1000\r\n\r\n" + String(repeating: "a", count: 10))
-        Thread.sleep(forTimeInterval: 0.2)  // the server has read the head and holds the first body's 1000 bytes
+        // 100 Continue comes after the server reserved the first body's 1000 bytes: no timing luck.
+        first.send("PUT /first HTTP/1.1\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n")
+        XCTAssertEqual(try first.readHead().status, 100, "setup: expected 100 Continue for the first body")
         for (framing, body) in [("Content-Length: 1000", String(repeating: "b", count: 1000)),
                                 ("Transfer-Encoding: chunked", "258\r\n" + String(repeating: "c", count: 600) + "\r\n0\r\n\r\n")] {
             let second = try connect(to: server)
@@ -171,7 +172,7 @@ final class HostileInputTests: XCTestCase {
             XCTAssertEqual(refused.status, 503, "Expected 503 for a body (\(framing)) past the shared budget; got \(refused.status): \(refused.bodyText)")
             XCTAssertTrue(refused.bodyText.contains("other request bodies"), "Expected the 503 to say why; got \(refused.bodyText)")
         }
-        first.send(String(repeating: "a", count: 990))
+        first.send(String(repeating: "a", count: 1000))
         XCTAssertEqual(try first.readResponse().status, 200, "Expected the body within the budget to be served")
         let third = try connect(to: server)
         third.send("PUT", "/third", body: Data(repeating: UInt8(ascii: "d"), count: 1000))
