@@ -24,6 +24,9 @@ public final class Emulator<Service: EmulatedService> {
     private var faults: [Fault] = []
     private var delay: TimeInterval = 0
     private var logLimit: Int?
+    private var logByteLimit: Int?
+    /// The request and response bodies the log holds, in bytes.
+    private var loggedBytes = 0
     /// Numbers the log's entries, so a transport can mark one as cancelled after the log was trimmed.
     private var received = 0
     /// Set while answers are held (`holdResponses()`).
@@ -59,7 +62,10 @@ public final class Emulator<Service: EmulatedService> {
 
     /// Forgets the log, e.g. after a test's setup requests.
     public func clearRequests() {
-        locked { log.removeAll() }
+        locked {
+            log.removeAll()
+            loggedBytes = 0
+        }
     }
 
     /// Queues a fault for the next request that has none yet: one fault per request, in order.
@@ -72,6 +78,38 @@ public final class Emulator<Service: EmulatedService> {
     public var keepsLatestRequests: Int? {
         get { locked { logLimit } }
         set { locked { logLimit = newValue.map { max(1, $0) } } }
+    }
+
+    /// Forget the oldest requests while the log's request and response bodies together exceed this many bytes (nil,
+    /// the default: no bound); the latest request is always kept. A count alone does not bound a long-running
+    /// server's memory: 1000 polls of an 8 MB database would keep 8 GB of answers.
+    public var keepsLatestRequestBytes: Int? {
+        get { locked { logByteLimit } }
+        set {
+            locked {
+                logByteLimit = newValue.map { max(0, $0) }
+                trimLog()
+            }
+        }
+    }
+
+    private static func size(of entry: RecordedRequest) -> Int {
+        (entry.body?.count ?? 0) + entry.response.body.count
+    }
+
+    /// Applies both limits (under the lock).
+    private func trimLog() {
+        var dropped = 0
+        if let limit = logLimit, log.count >= 2 * limit { dropped = log.count - limit }  // amortised: rarely
+        var bytes = loggedBytes - log.prefix(dropped).reduce(0) { $0 + Self.size(of: $1) }
+        if let byteLimit = logByteLimit {
+            while bytes > byteLimit && dropped < log.count - 1 {
+                bytes -= Self.size(of: log[dropped])
+                dropped += 1
+            }
+        }
+        if dropped > 0 { log.removeFirst(dropped) }
+        loggedBytes = bytes
     }
 
     /// From now on, answers (to requests over either transport) wait until `releaseHeldResponses()`: a test can keep a
@@ -181,8 +219,10 @@ extension Emulator: RequestProcessing {
                 reply = .response(service.errorResponse(status: 406, message: Self.streamingRefusal))
             }
             received += 1
-            log.append(RecordedRequest(request, response: reply.logged, number: received))
-            if let limit = logLimit, log.count >= 2 * limit { log.removeFirst(log.count - limit) }  // amortised: rarely
+            let entry = RecordedRequest(request, response: reply.logged, number: received)
+            log.append(entry)
+            loggedBytes += Self.size(of: entry)
+            trimLog()
             return Processed(reply: reply, latency: delay, gate: gate, number: received)
         }
     }

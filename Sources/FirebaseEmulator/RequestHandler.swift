@@ -144,6 +144,8 @@ enum RequestHandler {
         guard size.longestString <= state.maximumStringBytes else { throw Rejection(400, ErrorText.stringTooLong) }
         do {
             return try ServerValues.resolve(value, existing: state.tree.stored(at: target), now: state.clock())
+        } catch is ServerValues.IncrementOverflow {
+            throw Rejection(400, ErrorText.incrementOverflow)
         } catch {
             throw Rejection(400, ErrorText.unknownServerValue)
         }

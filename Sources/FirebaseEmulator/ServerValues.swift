@@ -5,6 +5,8 @@ import Foundation
 /// `{".sv": {"increment": n}}` becomes the current number at that location plus n (n when it is not a number).
 enum ServerValues {
     struct UnknownServerValue: Error {}
+    /// An increment whose sum is beyond a Double (1.7e308 + 1.7e308): JSON has no infinity to store.
+    struct IncrementOverflow: Error {}
 
     /// Replaces every placeholder in `value`; `existing` is what is stored at the same location now.
     static func resolve(_ value: JSONValue, existing: JSONValue, now: Date) throws -> JSONValue {
@@ -32,7 +34,9 @@ enum ServerValues {
             return .number(Double(PushIDGenerator.milliseconds(now)))
         }
         if let increment = placeholder.objectValue, increment.count == 1, let delta = increment["increment"]?.numberValue {
-            return .number((DataTree.leaf(existing).numberValue ?? 0) + delta)  // a number with a priority counts too
+            let sum = (DataTree.leaf(existing).numberValue ?? 0) + delta  // a number with a priority counts too
+            guard sum.isFinite else { throw IncrementOverflow() }
+            return .number(sum)
         }
         throw UnknownServerValue()
     }

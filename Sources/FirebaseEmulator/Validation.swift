@@ -108,6 +108,9 @@ enum ErrorText {
     static let tooDeep = "Invalid data; data is nested too deeply (more than 32 levels)."
     /// Inferred wording: Firebase answers 400 for an unknown server value; the text is not documented.
     static let unknownServerValue = "Invalid data; unknown server value."
+    /// Inferred wording: an increment past a Double's range would store infinity, which JSON cannot write (it was
+    /// stored and read back as `null`); Firebase's answer is not documented.
+    static let incrementOverflow = "Invalid data; the increment's result is beyond the range of a number."
     /// Inferred wording: Firebase documents the values (REF "Query Parameters"), not this message.
     static let invalidTimeout = "Invalid timeout: a whole number followed by ms, s or min, at most 15min (e.g. timeout=3s)."
     /// Inferred wording: Firebase documents the values (REF "Query Parameters"), not this message.

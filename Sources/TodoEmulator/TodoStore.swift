@@ -11,7 +11,10 @@ struct TodoStore {
     /// json-server compares ids as text: `/todos/01` is not todo 1.
     static func idText(_ value: JSONValue) -> String? {
         switch value {
-        case .number(let number) where number == number.rounded(): return String(Int(number))
+        // Below 2^53 a whole number is exact as an Int; a larger one (`1e300`) would trap in `Int(_:)`.
+        case .number(let number) where number == number.rounded() && abs(number) < 9_007_199_254_740_992:
+            return String(Int(number))
+        case .number: return value.description
         case .string(let text): return text
         default: return nil
         }
@@ -25,10 +28,17 @@ struct TodoStore {
         index(of: id).map { all[$0] }
     }
 
-    /// One more than the largest numeric id; 1 for an empty collection (json-server's `createId`).
-    var nextID: Int {
+    /// One more than the largest numeric id; 1 for an empty collection (json-server's `createId`, in JavaScript's
+    /// numbers: a Double, so a stored id of `1e300` cannot trap the way `Int(_:) + 1` would).
+    var nextIDNumber: Double {
         let ids = all.compactMap { $0["id"].numberValue }.filter { $0 == $0.rounded() }
-        return Int(ids.max() ?? 0) + 1
+        return (ids.max() ?? 0) + 1
+    }
+
+    /// `nextIDNumber` as an Int (Int.max or Int.min when it is beyond).
+    var nextID: Int {
+        let next = nextIDNumber
+        return abs(next) < 9.2e18 ? Int(next) : (next < 0 ? Int.min : Int.max)
     }
 
     enum InsertError: Error { case duplicateID }
@@ -37,7 +47,7 @@ struct TodoStore {
     mutating func insert(_ fields: [String: JSONValue]) throws -> JSONValue {
         var fields = fields
         if fields["id"] == nil || fields["id"] == .null {
-            fields["id"] = .number(Double(nextID))
+            fields["id"] = .number(nextIDNumber)
         } else if let id = Self.idText(fields["id"]!), find(id) != nil {
             throw InsertError.duplicateID
         }

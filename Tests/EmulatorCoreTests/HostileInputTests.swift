@@ -82,6 +82,103 @@ final class HostileInputTests: XCTestCase {
         try assertRefused("PUT / HTTP/1.1\r\nExpect: magic\r\nContent-Length: 1\r\n\r\nx", with: 417, "an expectation other than 100-continue")
     }
 
+    /// `body.count + size` overflowed for a size line of 16 hex digits and trapped: one request killed `lab serve`.
+    func test_aChunkSizeNearIntMax_is413_notACrash() throws {
+        try assertRefused("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n7FFFFFFFFFFFFFFF\r\n", with: 413,
+                          "a chunk of Int.max bytes after a first chunk")
+    }
+
+    func test_aSignedChunkSize_is400() throws {
+        try assertRefused("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n+1\r\nx\r\n0\r\n\r\n", with: 400,
+                          "a chunk size with a sign (the grammar is hex digits only)")
+    }
+
+    /// A bare CR was passed on, and a CORS preflight reflected it into its own headers (a response-splitting seed).
+    func test_aBareCRInAHeaderValue_is400() throws {
+        try assertRefused("OPTIONS /a HTTP/1.1\r\nAccess-Control-Request-Headers: a\rSet-Cookie: x=1\r\n\r\n", with: 400,
+                          "a bare CR inside a header value")
+    }
+
+    func test_aNULInAHeaderValue_is400() throws {
+        try assertRefused("GET /a HTTP/1.1\r\nX-Name: a\u{0}b\r\n\r\n", with: 400, "a NUL inside a header value")
+    }
+
+    func test_aBareCRInTheRequestLine_is400() throws {
+        try assertRefused("GET /a?x=1\rY HTTP/1.1\r\n\r\n", with: 400, "a bare CR inside the request line")
+    }
+
+    func test_twoHostHeaders_are400() throws {
+        try assertRefused("GET /a HTTP/1.1\r\nHost: one\r\nHost: two\r\n\r\n", with: 400, "two Host headers (RFC 9112 §3.2)")
+    }
+
+    /// The Host was pasted before the path: `Host: x/threads` read `/threads/a`, `Host: x?shallow=true&` added a query.
+    func test_aHostThatIsNotHostAndPort_is400_notPastedIntoTheURL() throws {
+        for host in ["x/threads", "x?shallow=true&", "x#", "user@x", "x:port", "[::1"] {
+            try assertRefused("GET /a HTTP/1.1\r\nHost: \(host)\r\n\r\n", with: 400, "Host: \(host)")
+        }
+        let (_, server) = try startEchoServer(limits: limits)
+        for host in ["127.0.0.1:9000", "localhost", "[::1]:9000", "my-app.local"] {
+            let client = try connect(to: server)
+            client.send("GET /fine HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            let response = try client.readResponse()
+            XCTAssertEqual(response.status, 200, "Expected Host: \(host) to be served; got \(response.status): \(response.bodyText)")
+            XCTAssertEqual(echo(response)?["path"], "/fine", "Expected Host: \(host) to leave the path alone")
+        }
+    }
+
+    /// RFC 9112 §2.2: a server should skip empty lines before a request (a client may send CRLF after a body). The
+    /// second request was refused with 400 and the connection closed.
+    func test_emptyLinesBeforeARequest_areSkipped() throws {
+        let (_, server) = try startEchoServer(limits: limits)
+        let client = try connect(to: server)
+        client.send("PUT /first HTTP/1.1\r\nContent-Length: 1\r\n\r\n1\r\n\r\nGET /second HTTP/1.1\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().status, 200, "setup: expected the PUT to be answered")
+        let second = try client.readResponse()
+        XCTAssertEqual(second.status, 200, "Expected the request after the stray CRLFs to be served; got \(second.status): \(second.bodyText)")
+        XCTAssertEqual(echo(second)?["path"], "/second")
+    }
+
+    /// Closing with the body unread reset the connection: a client that writes its whole body before reading
+    /// (Python's urllib, URLSession) saw "connection reset" instead of the 413 and its reason.
+    func test_aBodyOverTheLimit_sentWhole_stillReadsThe413() throws {
+        let (_, server) = try startEchoServer(limits: limits)
+        let client = try connect(to: server)
+        var bytes = Data("PUT /big HTTP/1.1\r\nContent-Length: 8000000\r\n\r\n".utf8)
+        bytes.append(Data(repeating: UInt8(ascii: "x"), count: 8_000_000))
+        XCTAssertTrue(client.send(bytes), "Expected the server to read (and drop) the refused body rather than reset the connection")
+        let response = try client.readResponse(timeout: 2)
+        XCTAssertEqual(response.status, 413, "Expected 413 for an 8 MB body; got \(response.status): \(response.bodyText)")
+        XCTAssertTrue(response.bodyText.contains("exceeds"), "Expected the 413 to say why; got \(response.bodyText)")
+        XCTAssertTrue(client.serverCloses(within: 2), "Expected the server to close after the 413")
+        try assertStillServing(server)
+    }
+
+    /// Each connection could hold a body of the limit at once: 20 clients sending 16 MB (all but the last byte)
+    /// took `lab serve` from 76 MB to 595 MB, and 512 would take 8 GB. Bodies in flight now share one budget.
+    func test_bodiesInFlight_shareOneBudget_andTheOneBeyondGets503() throws {
+        var limits = self.limits
+        limits.maximumBufferedBodyBytes = 1500
+        limits.requestTimeout = 2
+        let (_, server) = try startEchoServer(limits: limits)
+        let first = try connect(to: server)
+        // 100 Continue comes after the server reserved the first body's 1000 bytes: no timing luck.
+        first.send("PUT /first HTTP/1.1\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n")
+        XCTAssertEqual(try first.readHead().status, 100, "setup: expected 100 Continue for the first body")
+        for (framing, body) in [("Content-Length: 1000", String(repeating: "b", count: 1000)),
+                                ("Transfer-Encoding: chunked", "258\r\n" + String(repeating: "c", count: 600) + "\r\n0\r\n\r\n")] {
+            let second = try connect(to: server)
+            second.send("PUT /second HTTP/1.1\r\n\(framing)\r\n\r\n\(body)")
+            let refused = try second.readResponse()
+            XCTAssertEqual(refused.status, 503, "Expected 503 for a body (\(framing)) past the shared budget; got \(refused.status): \(refused.bodyText)")
+            XCTAssertTrue(refused.bodyText.contains("other request bodies"), "Expected the 503 to say why; got \(refused.bodyText)")
+        }
+        first.send(String(repeating: "a", count: 1000))
+        XCTAssertEqual(try first.readResponse().status, 200, "Expected the body within the budget to be served")
+        let third = try connect(to: server)
+        third.send("PUT", "/third", body: Data(repeating: UInt8(ascii: "d"), count: 1000))
+        XCTAssertEqual(try third.readResponse().status, 200, "Expected the budget to be given back once the first body was served")
+    }
+
     func test_aTargetThatIsNotAPath_is400() throws {
         try assertRefused("GET nonsense HTTP/1.1\r\n\r\n", with: 400, "a target that is neither a path nor a URL")
     }

@@ -71,4 +71,29 @@ extension ServiceOnTheCoreTests {
         for _ in 0..<35 { _ = emulator.handle(URLRequest(url: emulator.baseURL.appendingPathComponent("counter"))) }
         XCTAssertTrue((10..<20).contains(emulator.requests.count), "Expected between 10 and 19 requests kept, got \(emulator.requests.count)")
     }
+
+    /// A count alone let `lab serve` keep 1000+ answers of any size: 300 GETs of an 8 MB database grew it to 2.4 GB.
+    func test_aLogByteLimit_forgetsTheOldestBodies_andKeepsTheLatest() {
+        let emulator = Emulator(CounterService())
+        emulator.keepsLatestRequests = 1000
+        emulator.keepsLatestRequestBytes = 3500
+        for index in 0..<20 {
+            var post = request("POST", "counter", on: emulator)
+            post.httpBody = Data(repeating: UInt8(ascii: "a") + UInt8(index % 26), count: 1000)
+            _ = emulator.handle(post)
+        }
+        let kept = emulator.requests
+        let bytes = kept.reduce(0) { $0 + ($1.body?.count ?? 0) + $1.response.body.count }
+        XCTAssertLessThanOrEqual(bytes, 3500, "Expected the log's bodies to stay within 3500 bytes; \(kept.count) requests hold \(bytes)")
+        XCTAssertEqual(kept.count, 3, "Expected the 3 latest requests (1000-byte bodies) to fit in 3500 bytes")
+        XCTAssertEqual(kept.last?.body?.first, UInt8(ascii: "a") + 19, "Expected the latest request to be kept")
+
+        var huge = request("POST", "counter", on: emulator)
+        huge.httpBody = Data(count: 10_000)
+        _ = emulator.handle(huge)
+        XCTAssertEqual(emulator.requests.count, 1, "Expected a request larger than the bound to be kept alone (the latest is always kept)")
+        emulator.clearRequests()
+        _ = emulator.handle(request("GET", "counter", on: emulator))
+        XCTAssertEqual(emulator.requests.count, 1, "Expected clearRequests() to reset what the bound counts")
+    }
 }

@@ -178,6 +178,15 @@ final class RequestHandlingTests: XCTestCase {
         XCTAssertEqual(emulator.database, .null, "Expected nothing written")
     }
 
+    /// The sum was stored as infinity: the PUT answered `null`, reads showed `null`, and `shallow` still listed the key.
+    func test_anIncrementPastADoublesRange_is400_andChangesNothing() {
+        let emulator = makeEmulator(["big": 1.7e308])
+        let response = emulator.handle(request("PUT", "/big.json", on: emulator, body: [".sv": ["increment": 1.7e308]]))
+        XCTAssertEqual(response.statusCode, 400, "Expected 400 for an increment whose sum is beyond a Double")
+        XCTAssertEqual(response.bodyJSON, ["error": .string("Invalid data; the increment's result is beyond the range of a number.")])
+        XCTAssertEqual(emulator.database, ["big": 1.7e308], "Expected the stored number unchanged")
+    }
+
     func test_shallow_replacesChildrenByTrue() {
         let emulator = makeEmulator(["a": ["b": ["c": 1]], "d": 2])
         let response = emulator.handle(request("GET", "/.json?shallow=true", on: emulator))

@@ -33,6 +33,21 @@ final class TodoServiceTests: XCTestCase {
         XCTAssertEqual(emulator.todo(id: 202)?["title"], "b")
     }
 
+    /// `String(Int(number))` trapped on an id of 1e300 (and `Int(max) + 1` past Int.max): one POST killed the process.
+    func test_hugeNumericIDs_areStoredAndFollowed_withoutACrash() throws {
+        let emulator = TodoEmulator(todos: try TodoExchange.publishedTodos())
+        let huge = send("POST", "/todos", ["id": 1e300, "title": "huge"], to: emulator)
+        XCTAssertEqual(huge.statusCode, 201, "Expected a todo with id 1e300 to be stored like any other")
+        XCTAssertEqual(send("POST", "/todos", ["id": 1e300, "title": "again"], to: emulator).statusCode, 500,
+                       "Expected the same huge id twice to be json-server's duplicate-id error")
+        let next = send("POST", "/todos", ["title": "after"], to: emulator)
+        XCTAssertEqual(next.statusCode, 201)
+        XCTAssertEqual(next.bodyJSON?["id"].numberValue, 1e300 + 1, "Expected the next id to be the largest plus one, as JavaScript adds")
+        XCTAssertEqual(send("GET", "/todos?userId=1", to: emulator).statusCode, 200, "Expected filtering over huge numbers to answer")
+        _ = send("POST", "/todos", ["id": 9_223_372_036_854_775_807.0, "title": "2^63"], to: emulator)
+        XCTAssertEqual(emulator.nextID, Int.max, "Expected nextID past Int's range to be Int.max, not a trap")
+    }
+
     func test_emptyCollection_firstPOSTGetsID1() {
         let emulator = TodoEmulator()
         XCTAssertEqual(send("GET", "/todos", to: emulator).bodyJSON, [])

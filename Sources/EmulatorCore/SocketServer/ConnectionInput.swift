@@ -21,6 +21,8 @@ package final class ConnectionInput {
         case tooLarge
         /// Not valid framing (a bad chunk size line, say).
         case malformed
+        /// A chunk the caller's `admit` refused (the server's shared body budget is spent).
+        case overBudget
     }
 
     private var available: Int { buffer.count - start }
@@ -45,13 +47,26 @@ package final class ConnectionInput {
     package var hasBufferedBytes: Bool { available > 0 }
 
     /// Waits up to `idle` for the first byte of a request; false when none came (or the peer closed).
+    /// Empty lines before a request are skipped, as RFC 9112 §2.2 asks: a client may send a CRLF after a body.
     package func awaitRequest(idle: TimeInterval) -> Bool {
-        if available > 0 { return true }
-        do {
-            try fill(until: .after(idle))
-            return true
-        } catch {
-            return false
+        let deadline = Deadline.after(idle)
+        while true {
+            while start < buffer.count && (buffer[start] == 13 || buffer[start] == 10) { start += 1 }
+            if available > 0 { return true }
+            do {
+                try fill(until: deadline)
+            } catch {
+                return false
+            }
+        }
+    }
+
+    /// Reads and throws away what the peer sends until it closes or `deadline` passes: after a refusal, so a
+    /// client still sending its body reads the answer rather than a reset (a close with unread bytes resets).
+    package func discard(until deadline: Deadline) {
+        while socket.waitReadable(until: deadline) {
+            let count = chunk.withUnsafeMutableBytes { socket.receive(into: $0) }
+            if count <= 0 { return }
         }
     }
 
@@ -89,6 +104,11 @@ package final class ConnectionInput {
         while available < count { try fill(until: deadline) }
         let data = Data(buffer[start..<(start + count)])
         start += count
+        if start == buffer.count && buffer.capacity > 1 << 20 {
+            // A large body was read: give its memory back now, not when the (kept-alive) client sends again.
+            buffer = []
+            start = 0
+        }
         return data
     }
 
@@ -107,16 +127,21 @@ package final class ConnectionInput {
     }
 
     /// A chunked body (RFC 9112 §7.1): chunks until a zero-size one, then trailer lines, which are ignored.
-    package func readChunkedBody(limit: Int, until deadline: Deadline) throws -> Data {
+    /// `admit` is asked before each chunk is read, with its size.
+    package func readChunkedBody(limit: Int, until deadline: Deadline, admit: (Int) -> Bool = { _ in true }) throws -> Data {
         var body = Data()
         while true {
             let sizeLine = try readLine(limit: 1024, until: deadline)
             let sizeText = sizeLine.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            guard !sizeText.isEmpty, sizeText.count <= 16, let size = Int(sizeText, radix: 16), size >= 0 else {
+            // Hex digits only: `Int(_:radix:)` would also take a sign (`+1`, `-0`), which the grammar has not.
+            guard !sizeText.isEmpty, sizeText.count <= 16, sizeText.allSatisfy(\.isHexDigit),
+                let size = Int(sizeText, radix: 16) else {
                 throw Failure.malformed
             }
             if size == 0 { break }
-            guard body.count + size <= limit else { throw Failure.tooLarge }
+            // Not `body.count + size`: a size line of 16 hex digits (up to Int.max) would overflow that sum and trap.
+            guard size <= limit - body.count else { throw Failure.tooLarge }
+            guard admit(size) else { throw Failure.overBudget }
             body.append(try readBytes(size, until: deadline))
             guard try readLine(limit: 2, until: deadline).isEmpty else { throw Failure.malformed }
         }

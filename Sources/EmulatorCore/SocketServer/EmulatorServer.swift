@@ -27,6 +27,7 @@ public final class EmulatorServer {
     private var connections: [ObjectIdentifier: HTTPConnection] = [:]
     private var isStopped = false
     private let threads = DispatchGroup()
+    private let bodyBudget: BodyBudget
 
     /// `port` 0 picks a free port: read it from `port` after `start()`.
     public init<Service>(serving emulator: Emulator<Service>, host: String = "127.0.0.1", port: UInt16 = 0,
@@ -35,6 +36,7 @@ public final class EmulatorServer {
         self.host = host
         self.requestedPort = port
         self.limits = limits
+        bodyBudget = BodyBudget(limit: limits.maximumBufferedBodyBytes)
     }
 
     /// The port it listens on (after `start()`).
@@ -135,7 +137,7 @@ public final class EmulatorServer {
     /// Serves `socket` on its own thread, or answers 503 when the server is full or stopping.
     private func admit(_ socket: Socket) {
         if let bytes = limits.sendBufferBytes { socket.setSendBuffer(bytes) }
-        let connection = HTTPConnection(socket: socket, emulator: emulator, limits: limits,
+        let connection = HTTPConnection(socket: socket, emulator: emulator, limits: limits, bodyBudget: bodyBudget,
                                         fallbackHost: "\(host):\(port)", observer: onRequest)
         let id = ObjectIdentifier(connection)
         lock.lock()

@@ -7,6 +7,9 @@ final class HTTPConnection {
     private let input: ConnectionInput
     private let emulator: RequestProcessing
     private let limits: ServerLimits
+    /// Shared by the server's connections; `reservedBodyBytes` is this connection's part, for the current request.
+    private let bodyBudget: BodyBudget
+    private var reservedBodyBytes = 0
     /// `127.0.0.1:<port>`: the host of request URLs when the client sent no usable Host header.
     private let fallbackHost: String
     private let observer: ((ServedRequest) -> Void)?
@@ -16,8 +19,9 @@ final class HTTPConnection {
     private var stream: EventStream?
     private let stopSignal = DispatchSemaphore(value: 0)
 
-    init(socket: Socket, emulator: RequestProcessing, limits: ServerLimits, fallbackHost: String,
+    init(socket: Socket, emulator: RequestProcessing, limits: ServerLimits, bodyBudget: BodyBudget, fallbackHost: String,
          observer: ((ServedRequest) -> Void)?) {
+        self.bodyBudget = bodyBudget
         self.socket = socket
         self.input = ConnectionInput(socket: socket)
         self.emulator = emulator
@@ -73,6 +77,10 @@ final class HTTPConnection {
     /// Reads, answers and reports one request; true when the connection stays open for another.
     private func serveOneRequest() -> Bool {
         guard input.awaitRequest(idle: limits.idleTimeout) else { return false }
+        defer {
+            bodyBudget.release(reservedBodyBytes)
+            reservedBodyBytes = 0
+        }
         let started = DispatchTime.now()
         let deadline = Deadline.after(limits.requestTimeout)
         let head: HTTPRequestHead
@@ -87,13 +95,20 @@ final class HTTPConnection {
             return refuse(.init(status: 431, reason: "the request line and headers exceed \(limits.maximumHeaderBytes) bytes"), started: started)
         } catch ConnectionInput.Failure.timedOut {
             return refuse(.init(status: 408, reason: "the request did not arrive within \(limits.requestTimeout) s"), started: started)
+        } catch ConnectionInput.Failure.overBudget {
+            return refuse(overBudget, started: started)
         } catch ConnectionInput.Failure.malformed {
             return refuse(.init(status: 400, reason: "the chunked body is malformed"), started: started)
         } catch {
             return false  // the client left mid-request: nobody to answer
         }
-        guard let url = url(of: head) else {
-            return refuse(.init(status: 400, reason: "the request target is not a path (or an absolute URL)"), started: started)
+        let url: URL
+        do {
+            url = try self.url(of: head)
+        } catch let refusal as HTTPRequestHead.Refusal {
+            return refuse(refusal, started: started)
+        } catch {
+            return false  // unreachable: only refusals are thrown
         }
         let request = ServiceRequest(method: head.method, url: url, headers: head.headerDictionary, body: body)
         let processed = emulator.process(request, over: .socket)
@@ -160,6 +175,8 @@ final class HTTPConnection {
         guard length <= limits.maximumBodyBytes else {
             throw HTTPRequestHead.Refusal(status: 413, reason: "the body exceeds \(limits.maximumBodyBytes) bytes")
         }
+        guard bodyBudget.reserve(length) else { throw overBudget }
+        reservedBodyBytes += length
         let hasBody = transferEncoding != nil || length > 0
         if let expectation = head.value("Expect") {
             guard expectation.lowercased() == "100-continue" else {
@@ -171,7 +188,11 @@ final class HTTPConnection {
         }
         if transferEncoding != nil {
             do {
-                return try input.readChunkedBody(limit: limits.maximumBodyBytes, until: deadline)
+                return try input.readChunkedBody(limit: limits.maximumBodyBytes, until: deadline) { [self] size in
+                    guard bodyBudget.reserve(size) else { return false }
+                    reservedBodyBytes += size
+                    return true
+                }
             } catch ConnectionInput.Failure.tooLarge {
                 throw HTTPRequestHead.Refusal(status: 413, reason: "the chunked body exceeds \(limits.maximumBodyBytes) bytes")
             }
@@ -179,12 +200,52 @@ final class HTTPConnection {
         return length > 0 ? try input.readBytes(length, until: deadline) : nil
     }
 
-    /// `http://<Host><target>`; the absolute form as sent; nil for anything else (`*`, garbage).
-    private func url(of head: HTTPRequestHead) -> URL? {
-        if head.target.hasPrefix("http://") || head.target.hasPrefix("https://") { return URL(string: head.target) }
-        guard head.target.hasPrefix("/") else { return nil }
-        if let host = head.value("Host"), !host.isEmpty, let url = URL(string: "http://\(host)\(head.target)") { return url }
-        return URL(string: "http://\(fallbackHost)\(head.target)")
+    private var overBudget: HTTPRequestHead.Refusal {
+        .init(status: 503, reason: "the server is already receiving \(limits.maximumBufferedBodyBytes) bytes of other request bodies; send it again in a moment")
+    }
+
+    /// `http://<Host><target>`; the absolute form as sent; a refusal for anything else (`*`, garbage, a Host that
+    /// is not `host[:port]`, which pasted before the path would move it: `Host: x/threads` or `Host: x?shallow=true`).
+    private func url(of head: HTTPRequestHead) throws -> URL {
+        let notATarget = HTTPRequestHead.Refusal(status: 400, reason: "the request target is not a path (or an absolute URL)")
+        if head.target.hasPrefix("http://") || head.target.hasPrefix("https://") {
+            guard let url = URL(string: head.target) else { throw notATarget }
+            return url
+        }
+        guard head.target.hasPrefix("/") else { throw notATarget }
+        let hosts = head.values("Host")
+        // RFC 9112 §3.2: more than one Host, or one that is not a valid host, is answered 400.
+        guard hosts.count <= 1 else { throw HTTPRequestHead.Refusal(status: 400, reason: "the request has more than one Host header") }
+        var host = fallbackHost  // no Host (or an empty one, as HTTP/1.0 clients send): this server's own
+        if let sent = hosts.first, !sent.isEmpty {
+            guard Self.isHostAndPort(sent) else {
+                throw HTTPRequestHead.Refusal(status: 400, reason: "the Host header is not `host` or `host:port`")
+            }
+            host = sent
+        }
+        guard let url = URL(string: "http://\(host)\(head.target)") else { throw notATarget }
+        return url
+    }
+
+    /// A name or IPv4 address with an optional port, or a bracketed IPv6 address (`[::1]:9000`): nothing that ends
+    /// the authority (`/`, `?`, `#`) or adds user info (`@`).
+    static func isHostAndPort(_ text: String) -> Bool {
+        var name = Substring(text)
+        if name.hasPrefix("[") {
+            guard let close = name.firstIndex(of: "]") else { return false }
+            let address = name[name.index(after: name.startIndex)..<close]
+            guard !address.isEmpty, address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return false }
+            name = name[name.index(after: close)...]
+            guard name.isEmpty || name.hasPrefix(":") else { return false }
+            return name.dropFirst().allSatisfy { ("0"..."9").contains($0) }
+        }
+        if let colon = name.lastIndex(of: ":") {
+            guard name[name.index(after: colon)...].allSatisfy({ ("0"..."9").contains($0) }) else { return false }
+            name = name[..<colon]
+        }
+        return !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-._~!$&'()*+,;=%".unicodeScalars.contains(scalar))
+        }
     }
 
     /// Answers with `refusal`'s status and reason as plain text, then closes.
@@ -196,7 +257,13 @@ final class HTTPConnection {
         bytes.append(body)
         observer?(ServedRequest(method: "-", target: "(\(refusal.reason))", status: refusal.status,
                                 milliseconds: Self.milliseconds(since: started), isStream: false))
-        _ = socket.sendAll(bytes)
+        if socket.sendAll(bytes) {
+            // Lingering close: FIN now, then read and drop what the client still sends, until it closes or the
+            // linger time ends. Closing with its body unread would reset the connection, and a client that writes
+            // its whole body before reading would see the reset instead of this answer.
+            socket.shutdownWrite()
+            input.discard(until: .after(limits.lingerTimeout))
+        }
         return false
     }
 

@@ -25,6 +25,10 @@ struct HTTPRequestHead {
         guard let requestLine = lines.first, let text = String(bytes: requestLine, encoding: .utf8) else {
             throw Refusal(status: 400, reason: "the request line is not text")
         }
+        // A bare CR or a NUL inside a line is where parsers disagree (RFC 9112 §2.2): refused, never passed on.
+        guard !requestLine.contains(where: Self.isControlByte) else {
+            throw Refusal(status: 400, reason: "the request line contains a control character (a bare CR, a NUL)")
+        }
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, parts[0].utf8.allSatisfy(Self.isTokenByte), !parts[1].isEmpty else {
             throw Refusal(status: 400, reason: "the request line is not `METHOD target HTTP/1.1`")
@@ -50,6 +54,11 @@ struct HTTPRequestHead {
                 throw Refusal(status: 400, reason: "a header line is not `Name: value`")
             }
             let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self)
+            // RFC 9110 §5.5: CR, LF and NUL are never part of a field value. A bare CR passed on could end a line
+            // in a response that reflects the value (a CORS preflight's Access-Control-Allow-Headers).
+            guard !line[(colon + 1)...].contains(where: { Self.isControlByte($0) && $0 != UInt8(ascii: "\t") }) else {
+                throw Refusal(status: 400, reason: "the header \(name) contains a control character (a bare CR, a NUL)")
+            }
             fields.append((name, value.trimmingCharacters(in: .whitespaces)))
         }
         self.fields = fields
@@ -84,6 +93,11 @@ struct HTTPRequestHead {
             }
         }
         return headers
+    }
+
+    /// ASCII control characters (tab included: callers that allow it say so) and DEL.
+    private static func isControlByte(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F
     }
 
     /// RFC 9110 token characters: what a method and a header name may contain.

@@ -192,6 +192,15 @@ package struct Socket {
         #endif
     }
 
+    /// Sends FIN (the answer is complete) while the peer's bytes can still be read.
+    package func shutdownWrite() {
+        #if canImport(Glibc)
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+        #else
+        _ = shutdown(descriptor, SHUT_WR)
+        #endif
+    }
+
     package func close() {
         #if canImport(Glibc)
         _ = Glibc.close(descriptor)

@@ -29,6 +29,7 @@ extension ServeCommand {
     static func startAuth(port: UInt16, log: ((ServedRequest) -> Void)?) throws -> EmulatorServer {
         let emulator = FirebaseAuthEmulator()
         emulator.keepsLatestRequests = 1000
+        emulator.keepsLatestRequestBytes = 64 << 20
         let server = EmulatorServer(serving: emulator, port: port)
         server.onRequest = log
         do {

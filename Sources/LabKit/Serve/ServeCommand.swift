@@ -104,6 +104,7 @@ public enum ServeCommand {
         emulator.withService { $0.keepAliveInterval = options.keepAliveSeconds }
         emulator.latency = options.latencyMilliseconds / 1000
         emulator.keepsLatestRequests = 1000  // the terminal shows every request; memory stays bounded however long it runs
+        emulator.keepsLatestRequestBytes = 64 << 20  // …however large the bodies: 1000 polls of 8 MB would keep 8 GB
         let server = EmulatorServer(serving: emulator, port: options.port)
         let lines = NSLock()  // connections log from their own threads: one whole line at a time
         server.onRequest = { served in
