@@ -47,7 +47,7 @@ final class ForumSignOutTests: Lesson9TestCase {
             auth.releaseHeldResponses()
             waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
         }
-        Task.detached {
+        Self.startCall {
             do { ended.set(.success(try await forum.database("GET", "users/\(uid)"))) } catch { ended.set(.failure(error)) }
         }
         waitUntil(CompletionTimeouts.normal) { !refreshRequests.isEmpty || ended.get() != nil }
