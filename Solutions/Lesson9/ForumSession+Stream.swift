@@ -11,7 +11,8 @@ extension ForumSession {
     /// event to `onEvent`, until the stream ends; returns when the server closes it.
     ///
     /// - The stream: a GET with `auth=<ID token>` and `Accept: text/event-stream`, read with the given `events(of:)`.
-    ///   Nobody signed in: throw `.notSignedIn` and open nothing.
+    ///   Nobody signed in: throw `.notSignedIn` and open nothing. Cancelling the task that runs `listen` ends it: read
+    ///   the stream here, not in a `Task` of its own.
     /// - `auth_revoked` (the token's hour is over): refresh the token once, as §9.4 does (a refused refresh throws
     ///   `.signInExpired`), and open the stream again with the new ID token — once per `auth_revoked`, never a loop.
     /// - `cancel` (the rules no longer let this user read here): throw `.permissionDenied`, with no refresh and

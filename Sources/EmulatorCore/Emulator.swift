@@ -73,6 +73,11 @@ public final class Emulator<Service: EmulatedService> {
         locked { faults.append(fault) }
     }
 
+    /// Drops the faults no request has taken yet (a test that injected a few for a client that may try again).
+    public func clearFaults() {
+        locked { faults.removeAll() }
+    }
+
     /// Keep at least this many of the latest requests and forget older ones (nil, the default: keep all, as tests
     /// need). A long-running server (`lab serve`) sets it so memory stays bounded.
     public var keepsLatestRequests: Int? {

@@ -95,7 +95,7 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         for _ in 0..<3 { firebase.inject(.httpError(status: 500, message: "An internal error occurred")) }  // a client may try again once
         let outcome = try request("GET", "users/\(ada.userID)")
         if case .failure(let error) = outcome, case .status(500, let text)? = error as? SignInError {
-            if text == "An internal error occurred" { return }
+            if text == "An internal error occurred" { return try checkAStatusWithoutJSON() }
             throw fail("""
                 The database answered 500 {"error" : "An internal error occurred"}, and database threw .status(500, \
                 "\(text.prefix(80))"): the text is the body's error text ("An internal error occurred"), decoded from its JSON, not the body itself \
@@ -105,6 +105,22 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         throw fail("""
             The database answered 500 {"error" : "An internal error occurred"}, and database gave \(Self.describe(outcome)); \
             expected .status(500, "An internal error occurred"). Only a 2xx answer is data: throw every other status. See \(exercise.reference).
+            """)
+    }
+
+    /// A status whose body is not Firebase's JSON (an HTML page from a proxy in front of it) is `.status` too, with
+    /// whatever text: not the decoder's error.
+    private func checkAStatusWithoutJSON() throws {
+        firebase.clearRequests()
+        firebase.clearFaults()
+        let page = "<html><body><h1>502 Bad Gateway</h1></body></html>"
+        for _ in 0..<3 { firebase.inject(.answer(status: 502, body: page)) }  // a client may try again once
+        let outcome = try request("GET", "threads")
+        if case .failure(let error) = outcome, case .status(502, _)? = error as? SignInError { return }
+        throw fail("""
+            The database's proxy answered 502 with an HTML page, not JSON, and database gave \(Self.describe(outcome)); \
+            expected .status(502, …). Every status outside 2xx is .status, whatever its body: read the error text with \
+            `try?` and fall back to the body as text, so an error page that is not JSON is still a status. See \(exercise.reference).
             """)
     }
 
@@ -289,7 +305,7 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         letTheTokenExpire()
         let forum = self.forum!, late = Box<Result<Data, Error>>()
         firebase.holdResponses()  // this request's 401 is held back…
-        Task.detached { late.set(await Self.outcome { try await forum.database("GET", "threads") }) }
+        Self.startCall { late.set(await Self.outcome { try await forum.database("GET", "threads") }) }
         waitUntil(CompletionTimeouts.normal) { !firebase.requests.isEmpty || late.get() != nil }
         let held = firebase.holdOnlyTheResponsesSoFar()
         defer {

@@ -70,6 +70,14 @@ final class ForumListenTests: Lesson9TestCase {
             if let stream = streams.first, stream.header("Accept") != "text/event-stream" {
                 throw fail("listen's GET (\(brief(stream))) has Accept: \(stream.header("Accept") ?? "none"): a stream is asked for with the header Accept: text/event-stream (§8.1); without it the database answers once and closes. See \(exercise.reference).", file: file, line: line)
             }
+            if outcome.get() == nil, let stream = streams.first, stream.response.statusCode == 200 {
+                throw fail("""
+                    listen(\"\(Self.path)\") opened the stream (\(brief(stream))) and was still reading it, but within 2 s \
+                    it handed nothing to onEvent, not even the snapshot (the first put). Hand each put and patch to onEvent as it \
+                    comes, inside the `for try await` loop: an app shows a message when it arrives, not when the stream ends. \
+                    See \(exercise.reference).
+                    """, file: file, line: line)
+            }
             throw fail("""
                 setup: listen(\"\(Self.path)\") handed no event to onEvent within 2 s (\(databaseTraffic)\
                 \(outcome.get().map { "; it ended: \(Self.describe($0))" } ?? "")). The first event of a stream is a put \
@@ -89,7 +97,7 @@ final class ForumListenTests: Lesson9TestCase {
     /// `listen(path)` in a task of its own, as the app calls it; how it ends goes to `outcome`.
     private func startListening(onEvent: @escaping @Sendable (ServerSentEvent) -> Void = { _ in }) {
         let forum = self.forum!, outcome = self.outcome
-        listening = Task.detached {
+        listening = Self.startCall {
             do {
                 try await forum.listen(Self.path, onEvent: onEvent)
                 outcome.set(.success(()))
@@ -172,6 +180,9 @@ final class ForumListenTests: Lesson9TestCase {
         guard let fresh = forum.credentials, reopened.query["auth"] == fresh.idToken, fresh.idToken != ada.idToken else {
             throw fail("After the refresh, listen opened the stream again as \(brief(reopened)) — not with the new ID token the refresh gave (\(traffic)). The old one has expired: reopen with the fresh token. See \(exercise.reference).")
         }
+        if reopened.header("Accept") != "text/event-stream" {
+            throw fail("listen reopened the stream without Accept: text/event-stream (it had Accept: \(reopened.header("Accept") ?? "none"); \(brief(reopened))): ask for it as for the first stream, or the database answers once and closes. Build the whole request in the loop. See \(exercise.reference).")
+        }
         XCTAssertEqual(streams.count, 2, "After one auth_revoked listen opened \(streams.count) streams (\(traffic)): one reopening per auth_revoked. See \(exercise.reference).")
         let before = (events.get() ?? []).count
         postAsAda(ada, idToken: fresh.idToken, text: "Still listening?")
@@ -200,6 +211,14 @@ final class ForumListenTests: Lesson9TestCase {
         }
         listening?.cancel()   // the screen closes: the loop ends with the stream
         wait(1) { outcome.get() != nil }
+        guard outcome.get() != nil else {
+            throw fail("""
+                The screen closed (the task running listen was cancelled), and 1 s later listen was still going \
+                (\(databaseTraffic); \(refreshTraffic)). Cancelling the task ends the `for try await` loop that reads in it, \
+                and events(of:) closes the connection; a loop in a Task.detached or a Task { } of its own is not \
+                cancelled with it and goes on refreshing and reopening. Read the stream in listen itself. See \(exercise.reference).
+                """)
+        }
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))
         // One refresh per reopening; one more may have been under way when the screen closed.
         XCTAssertTrue((streams.count - 1...streams.count).contains(refreshRequests.count), "listen opened \(streams.count) streams, one per auth_revoked, with \(refreshTraffic) (\(databaseTraffic)): each auth_revoked gets exactly one refresh. See \(exercise.reference).")

@@ -8,18 +8,58 @@ import Lesson9
 final class ForumSignOutTests: Lesson9TestCase {
     let exercise = Lesson9TestCase.signOut
 
+    /// What `credentials` held the moment `signOut()` returned.
+    private var heldWhenSignOutReturned: Credentials?
+
     /// Calls `signOut()` and gives a request it sends from a task of its own (there should be none) 0.3 s to arrive,
-    /// so that it is seen in this test, not in the next one's setup.
+    /// so that it is seen in this test, not in the next one's setup. `credentials` is read as soon as it returns,
+    /// while every thread of the shared pool is kept busy: a sign-out left to a `Task { }` has not happened yet,
+    /// every run, not only when the scheduler happens to be slow.
     private func signOut() throws {
-        forum.signOut()
+        let forum = self.forum!
+        var held: Credentials?
+        Self.whileTheSharedPoolIsBusy {
+            forum.signOut()
+            held = forum.credentials
+        }
+        heldWhenSignOutReturned = held
         try stopIfAStubRan()
         let before = requestCount
         waitUntil(0.3) { requestCount > before }
     }
 
+    /// Runs `body` while a task blocks each thread of the shared pool — one pool per priority, as many threads each
+    /// as the machine has cores (Linux) — so that no `Task { }` that `body` starts can run before it ends; then lets
+    /// them go.
+    private static func whileTheSharedPoolIsBusy(_ body: () -> Void) {
+        let priorities: [TaskPriority] = [.high, .medium, .low, .background]
+        let threads = ProcessInfo.processInfo.activeProcessorCount * priorities.count
+        let running = Box<Int>(), release = DispatchSemaphore(value: 0), lock = NSLock()
+        for priority in priorities {
+            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
+                Task.detached(priority: priority) {
+                    lock.lock(); running.set((running.get() ?? 0) + 1); lock.unlock()
+                    release.wait()
+                }
+            }
+        }
+        // They start within milliseconds; a loaded machine gets a second (a pool blocked for good: never).
+        let deadline = Date(timeIntervalSinceNow: 1)
+        while (running.get() ?? 0) < threads && Date() < deadline { usleep(200) }
+        body()
+        for _ in 0..<threads { release.signal() }
+    }
+
     func test_signOut_forgetsTheCredentials() throws {
         try signedInAsAda(for: exercise)
         try signOut()
+        if let held = heldWhenSignOutReturned, forum.credentials == nil {
+            throw fail("""
+                When signOut() returned, `credentials` still held \(held); they were forgotten only later. signOut \
+                forgets them before it returns (not in a Task { } of its own): a database request made right after it \
+                must already throw .notSignedIn. See \(exercise.reference).
+                """)
+        }
         XCTAssertNil(forum.credentials, "After signOut(), `credentials` is still \(forum.credentials.map { "\($0)" } ?? "nil"): forget the tokens (set what you keep to nil). See \(exercise.reference).")
     }
 
@@ -47,7 +87,7 @@ final class ForumSignOutTests: Lesson9TestCase {
             auth.releaseHeldResponses()
             waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
         }
-        Task.detached {
+        Self.startCall {
             do { ended.set(.success(try await forum.database("GET", "users/\(uid)"))) } catch { ended.set(.failure(error)) }
         }
         waitUntil(CompletionTimeouts.normal) { !refreshRequests.isEmpty || ended.get() != nil }

@@ -51,8 +51,8 @@ final class ForumSignUpTests: Lesson9TestCase {
                                  secureTokenURL: auth.secureTokenURL, apiKey: Self.apiKey, session: firebase.session)
         XCTAssertNil(other.credentials, """
             Ada signed up with one ForumSession, and another, new ForumSession has `credentials` \
-            \(other.credentials.map { "\($0)" } ?? "nil"): the credentials are kept in a static (or global) property, which \
-            every ForumSession shares. Keep them in the instance — a stored property in the state block of \
+            \(other.credentials.map { "\($0)" } ?? "nil"): the credentials are kept where every ForumSession finds them, a \
+            static (or global) property or UserDefaults (a plain file, no place for tokens either). Keep them in the instance — a stored property in the state block of \
             ForumSession.swift — so each session is its own sign-in. See \(exercise.reference).
             """)
     }

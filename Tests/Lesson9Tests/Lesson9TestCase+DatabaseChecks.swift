@@ -39,6 +39,11 @@ extension Lesson9TestCase {
                 """
         } else if sent == nil {
             message = "\(head) without `auth=` in the query: the rules see nobody signed in. Add URLQueryItem(name: \"auth\", value: idToken) to every database URL."
+        } else if let sent = sent, sent != token, sent.removingPercentEncoding == token {
+            message = """
+                \(head): auth= is <\(tokenNames.first { $0.token == token }?.name ?? "the ID token")> percent-encoded twice, once \
+                by your code and once by URLQueryItem, which encodes its value itself. Give it the token as it is.
+                """
         } else if let ahead = refreshedAhead(sent: sent) {
             message = "\(head): " + ahead
         } else if tokenNames.contains(where: { $0.token == sent && $0.name.contains("refresh") }) {
@@ -78,7 +83,9 @@ extension Lesson9TestCase {
            error is DecodingError || { if case .decoding? = error as? SignInError { return true } else { return false } }() {
             throw fail("""
                 After \(what), the refresh answered 200 and database threw \(Self.describe(error)): the refresh's answer is \
-                snake_case, {"id_token", "refresh_token", "user_id", "expires_in": "3600"…}, unlike sign-in's idToken. See LESSONS.md §9.4.
+                snake_case, {"id_token", "refresh_token", "user_id", "expires_in": "3600"…}, unlike sign-in's idToken. \
+                Decode it into snake_case names (id_token) with no key strategy, or into camelCase names (idToken) with \
+                .convertFromSnakeCase — not both: the strategy renames the keys before they are matched. See LESSONS.md §9.4.
                 """, file: file, line: line)
         }
         if case .failure(let error) = outcome {

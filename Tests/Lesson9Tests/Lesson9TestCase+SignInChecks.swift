@@ -114,9 +114,17 @@ extension Lesson9TestCase {
         guard case .success(let got) = outcome else {
             let decoding = (outcome.error as? SignInError).map { if case .decoding = $0 { return true } else { return false } } ?? false
                 || outcome.error is DecodingError
+            // Sign-in's answer has "registered": true: a [String: String] cast fails on it, where sign-up's passes.
+            let fields = answer?.objectValue ?? [:]
+            let notStrings = fields.filter { $0.value.stringValue == nil }.keys.sorted()
+            let notStringsText = notStrings.map { "\"\($0)\": \(fields[$0].map { "\($0)" } ?? "")" }.joined(separator: ", ")
+            let mixed = decoding && !notStrings.isEmpty ? """
+                 Not every field is a string: the answer also has \(notStringsText), so a [String: String] cast (or a \
+                struct that reads it as a String) fails on it; read the three fields you need, as strings.
+                """ : ""
             throw fail("""
                 Auth answered \(request.response.statusCode) with the user's localId, idToken and refreshToken, and \
-                \(exercise.function) threw \(Self.describe(outcome.error)). Decode those three fields of the answer\
+                \(exercise.function) threw \(Self.describe(outcome.error)).\(mixed) Decode those three fields of the answer\
                 \(decoding ? " as strings (expiresIn is a string too, \"3600\": leave out the fields you do not use)" : ""). \
                 See \(exercise.reference).
                 """, file: file, line: line)

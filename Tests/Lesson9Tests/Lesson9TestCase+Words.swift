@@ -31,7 +31,12 @@ extension Lesson9TestCase {
     /// `value` with every token and password replaced by its name.
     func masked(_ value: String) -> String {
         var text = value
-        for (token, name) in tokenNames { text = text.replacingOccurrences(of: token, with: "<\(name)>") }
+        for (token, name) in tokenNames {
+            text = text.replacingOccurrences(of: token, with: "<\(name)>")
+            if let encoded = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != token {
+                text = text.replacingOccurrences(of: encoded, with: "<\(name), percent-encoded>")
+            }
+        }
         for password in [Self.adaPassword, Self.benPassword] { text = text.replacingOccurrences(of: password, with: "<the password>") }
         return text
     }

@@ -132,15 +132,20 @@ class Lesson9TestCase: LabTestCase {
                 _ body: @escaping () async throws -> T) throws -> Result<T, Error> {
         let box = Box<Result<T, Error>>()
         let sentBefore = requestCount + Self.requestsThroughSharedSession.count
+        let countBefore = requestCount  // the limit is per call: a test that makes several calls is no loop
         let started = Box<Bool>()
-        let task = Task.detached {
+        let task = Self.startCall {
             started.set(true)
             do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
         }
         let deadline = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
+        // After a call has hung for good, a call that has not even started in half a second never will (its threads
+        // are blocked): say so without waiting the whole timeout, test after test.
+        let starvedBy = Self.firstHang.get().map { _ in Date(timeIntervalSinceNow: 0.5) }
         var looping = false
         while box.get() == nil && Date() < deadline {
-            if requestCount > Self.requestLimit { looping = true; break }
+            if requestCount - countBefore > Self.requestLimit { looping = true; break }
+            if let starved = starvedBy, started.get() == nil, Date() > starved { break }
             RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
         }
         try stopIfAStubRan(file: file, line: line)
@@ -162,18 +167,30 @@ class Lesson9TestCase: LabTestCase {
         guard let outcome = box.get() else {
             task.cancel()
             let test = name
-            if started.get() == nil, let earlier = Self.firstHang.get(), earlier != test {
+            if started.get() == nil, let (earlier, why) = Self.firstHang.get(), earlier != test {
+                let cause = why ?? "a lock held across an `await`, a DispatchSemaphore.wait() or another blocking wait in async code"
                 throw fail("""
-                    \(exercise.function) never started within \(Int(CompletionTimeouts.normal)) s: no thread was free to run \
-                    async code. A call in an earlier test (\(earlier)) hung and left its thread blocked for good: a lock held \
-                    across an `await`, a DispatchSemaphore.wait() or another blocking wait in async code. Fix that test \
-                    first. See \(exercise.reference).
+                    \(exercise.function) never started: no thread was free to run async code. A call in an earlier test \
+                    (\(earlier)) hung and left its thread blocked for good: \(cause). Fix that test first. See \(exercise.reference).
                     """, file: file, line: line)
             }
-            if Self.firstHang.get() == nil { Self.firstHang.set(test) }
+            // Whether the state's guard is held for good: reading `credentials` (on a thread of its own) never ends.
+            let locked = credentialsCannotBeRead()
+            let refreshAnswered = refreshRequests.last.map { (200...299).contains($0.response.statusCode) } ?? false
+            let waitsFor = refreshAnswered
+                ? ": the refresh was answered (200), and to keep its tokens it waits for the lock that the request waiting for it holds"
+                : ", while the code it waits for needs the same lock"
+            let stuckOnTheLock = !locked ? "" : """
+                 Even reading `credentials` waits for ever: the lock that guards your state is held and never let go. \
+                That is a lock held across an `await` (lock() before it, unlock() in a defer)\(waitsFor). Take the lock \
+                only to read or write the state, never around an `await`.
+                """
+            if Self.firstHang.get() == nil {
+                Self.firstHang.set((test, locked ? "a lock held across an `await` (reading `credentials` waited for ever)" : nil))
+            }
             throw fail("""
                 \(exercise.function) neither returned nor threw within \(Int(CompletionTimeouts.normal)) s (\(databaseTraffic); \
-                \(authTraffic)).\(sentBefore == requestCount + Self.requestsThroughSharedSession.count ? Self.nothingSent : "") \
+                \(authTraffic)).\(sentBefore == requestCount + Self.requestsThroughSharedSession.count ? Self.nothingSent : "")\(stuckOnTheLock) \
                 With `session.data(for:)` nothing can hang; a continuation must be resumed once on every path; a request \
                 waiting for a refresh must get its outcome, success or failure; and nothing in async code may block its \
                 thread while it waits: a lock held across an `await` (or taken again inside it), or a DispatchSemaphore.wait(), \
@@ -184,9 +201,33 @@ class Lesson9TestCase: LabTestCase {
         return outcome
     }
 
-    /// The first test in this process whose call hung (class/test): a later call that never even starts was
-    /// left no thread by it.
-    static let firstHang = Box<String>()
+    /// Starts `body`, a call of the learner's code, in a detached task whose work runs on a serial queue of its own
+    /// (a task executor preference, Swift 6 and later), not on the few threads of the shared pool: a call that
+    /// blocks its thread for good (a lock held across an `await`) then leaves the calls of later tests in this
+    /// process threads to run on, and each is graded on its own code, not failed as "never started". Tasks the
+    /// learner's code starts itself (`Task { }`) still run on the shared pool.
+    @discardableResult
+    static func startCall(_ body: @escaping () async -> Void) -> Task<Void, Never> {
+        #if compiler(>=6.0)
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            return Task.detached(executorPreference: CallExecutor()) { await body() }
+        }
+        #endif
+        return Task.detached { await body() }
+    }
+
+    /// The first test in this process whose call hung (class/test), and what held it when that is known: a later
+    /// call that never even starts was left no thread by it.
+    static let firstHang = Box<(test: String, why: String?)>()
+
+    /// Whether reading `forum.credentials` is still blocked 0.3 s after it was asked for, on a thread of its own (the
+    /// test's thread must not wait on the learner's lock): a guard held for good. That thread is left blocked.
+    func credentialsCannotBeRead() -> Bool {
+        let forum = self.forum!, read = Box<Bool>()
+        Thread { _ = forum.credentials; read.set(true) }.start()
+        waitUntil(0.3) { read.get() != nil }
+        return read.get() == nil
+    }
 
     /// Why a call that hangs sent nothing at all.
     static let nothingSent = """
@@ -215,6 +256,20 @@ class Lesson9TestCase: LabTestCase {
     /// Requests to either emulator so far.
     var requestCount: Int { auth.requests.count + firebase.requests.count }
 }
+
+#if compiler(>=6.0)
+/// Runs one call's jobs on a serial dispatch queue of its own (`Lesson9TestCase.startCall`). A serial queue gets a
+/// thread of its own when it needs one, so a job that never ends blocks that queue only.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+final class CallExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "lesson9.call")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+#endif
 
 /// A clock the tests move by hand, read from any thread. It starts at the real time, as a real server's clock agrees
 /// with the device's: a client that also refreshes ahead of time, reading the ID token's `exp` against `Date()`, then
