@@ -132,9 +132,9 @@ public struct LessonRun {
                 let culprit = round.lastStarted.flatMap { unreported.contains($0) ? $0 : nil }
                     ?? XCTestLog.unfinished(in: round.output).first { unreported.contains($0) }
                 // A process killed from outside while a test ran (the machine short of memory) leaves no crash report,
-                // and the sandbox's `unshare` turns a SIGKILL into exit status 1: a reference solution was graded once
-                // as "the test crashed". A test whose process ended without Swift saying why runs again, once; ending
-                // so a second time is charged (a learner's `exit()` then costs one more process, not its verdict).
+                // and the sandbox's `unshare` turns a SIGKILL into exit status 1, which read as the learner's `exit()`.
+                // A test whose process ended without Swift saying why runs again, once; ending so a second time is
+                // charged (a learner's `exit()` then costs one more process, not its verdict).
                 if let culprit = culprit, round.killed == nil, Self.endedWithoutReport(output: round.output),
                    runAgain.insert(culprit).inserted {
                     continue
