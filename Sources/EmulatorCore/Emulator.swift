@@ -21,7 +21,8 @@ public final class Emulator<Service: EmulatedService> {
     private let lock = NSLock()
     private var service: Service
     private var log: [RecordedRequest] = []
-    private var faults: [Fault] = []
+    /// Injected faults in order, each with the latency its answer overrides the emulator's with (nil: the usual).
+    private var faults: [(fault: Fault, latency: TimeInterval?)] = []
     private var delay: TimeInterval = 0
     private var logLimit: Int?
     private var logByteLimit: Int?
@@ -38,6 +39,10 @@ public final class Emulator<Service: EmulatedService> {
         baseURL = URL(string: "https://\(host)/")!
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [EmulatorURLProtocol.self]
+        // No cache: nothing the emulator answers is cached anyway, and on Linux the cache lookup sends a new task
+        // through a background queue first, where a cancel right after `resume()` can crash corelibs' URLSession
+        // ("a task that is not in the registry").
+        configuration.urlCache = nil
         session = URLSession(configuration: configuration)
         HostRegistry.shared.attach(self, to: host)
     }
@@ -68,9 +73,14 @@ public final class Emulator<Service: EmulatedService> {
         }
     }
 
-    /// Queues a fault for the next request that has none yet: one fault per request, in order.
-    public func inject(_ fault: Fault) {
-        locked { faults.append(fault) }
+    /// Queues a fault for the next request that has none yet: one fault per request, in order. With `latency`, the
+    /// faulted answer waits that long instead of `latency`'s usual value: 0 with a longer usual latency sends the
+    /// failure before the answers to requests sent beside it, so a client that cancels those on the failure (an
+    /// `async let` left behind a `throw`) cancels them while they wait. A cancel that meets the cancelled task's own
+    /// answer being delivered deadlocks `URLSession.data(for:)` on Linux up to Swift 6.3.2 (swift-corelibs-foundation
+    /// #5412, fixed in 6.4): a correct client would then fail by the platform's luck.
+    public func inject(_ fault: Fault, latency: TimeInterval? = nil) {
+        locked { faults.append((fault, latency.map { max(0, $0) })) }
     }
 
     /// Drops the faults no request has taken yet (a test that injected a few for a client that may try again).
@@ -139,7 +149,7 @@ public final class Emulator<Service: EmulatedService> {
     }
 
     /// Faults injected but not yet used.
-    public var pendingFaults: [Fault] { locked { faults } }
+    public var pendingFaults: [Fault] { locked { faults.map(\.fault) } }
 
     /// Delay before every response served through `session` or a socket (not `handle(_:)`). Cancelling a task cuts
     /// it short.
@@ -214,10 +224,13 @@ extension Emulator: RequestProcessing {
     func process(_ request: ServiceRequest, over transport: Transport) -> Processed {
         locked {
             var reply: ServiceReply
+            var latency = delay
             if faults.isEmpty {
                 reply = service.respond(to: request)
             } else {
-                reply = .response(faults.removeFirst().response(from: service))
+                let (fault, faultLatency) = faults.removeFirst()
+                reply = .response(fault.response(from: service))
+                latency = faultLatency ?? delay
             }
             if case .stream(let stream) = reply, transport == .inProcess {
                 stream.cancel()
@@ -228,7 +241,7 @@ extension Emulator: RequestProcessing {
             log.append(entry)
             loggedBytes += Self.size(of: entry)
             trimLog()
-            return Processed(reply: reply, latency: delay, gate: gate, number: received)
+            return Processed(reply: reply, latency: latency, gate: gate, number: received)
         }
     }
 

@@ -145,11 +145,13 @@ final class OlderPageTests: PagesTestCase {
     }
 
     func test_olderPage_serverError_throwsStatus500() throws {
-        // Answers come 20 ms late: a call that sends two queries at once (async let) and meets the 500 in one has the
-        // other cancelled, and corelibs' URLSession (Linux) can crash or stall when a cancel meets an answer being
-        // delivered at that moment ("a task that is not in the registry"); a cancel during the wait is safe.
-        emulator.latency = 0.02
-        emulator.inject(.httpError(status: 500, message: "Internal server error."))
+        // The 500 goes out at once, every other answer 0.5 s later: a call that sends two queries at once (async let)
+        // and meets the 500 has the other cancelled while it waits. On Linux a cancel that meets that task's own
+        // answer being delivered can crash corelibs' URLSession ("a task that is not in the registry") or deadlock
+        // it (`data(for:)`, up to Swift 6.3.2: seen under load as "neither returned nor threw"); during the wait it
+        // is safe.
+        emulator.latency = 0.5
+        emulator.inject(.httpError(status: 500, message: "Internal server error."), latency: 0)
         let result = try olderPage(than: try Self.messages(36...55))
         guard case .failure(let error) = result, case ThreadAPIError.status(500) = error else {
             return XCTFail("\(exercise.function) \(result.outcome) when Firebase answered 500; expected ThreadAPIError.status(500). See \(exercise.reference).")
