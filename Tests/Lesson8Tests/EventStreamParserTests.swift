@@ -279,6 +279,16 @@ final class EventStreamParserTests: Lesson8TestCase {
                         Got \(Self.listed(got)).
                         """)
                 }
+                var fresh = EventStreamParser()
+                let head = fresh.parse(pieces[0])
+                if wholeIsRight, !head.isEmpty, got == head + expected {
+                    throw fail("""
+                        \(how), the events the first piece completed came out again with the second: parse(_:) returns the \
+                        events THIS piece completes — start each call with an empty list (a local variable), not a property \
+                        that keeps every event so far. See \(Self.parse.reference).
+                        Got \(Self.listed(got)).
+                        """)
+                }
                 if wholeIsRight, !got.contains(where: { $0.data.contains("\u{FFFD}") }) {
                     throw fail("""
                         \(how), parse(_:) handed on \(got.map(\.description)); in one piece the same bytes give the right \

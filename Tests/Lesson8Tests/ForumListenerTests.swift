@@ -92,21 +92,26 @@ final class ForumListenerTests: ListenerTestCase {
         let forum = try Self.forumMessages()
         let calls = received!
         calls.takeTime(0.2)
-        send(forum.prefix(3).enumerated().map { Self.event("put", "/\($1.key)/text", "\"edit \($0 + 1)\"") }, on: stream)
+        // Three events, each in a piece of its own 0.05 s after the one before: the second and third arrive while the
+        // app is still busy with the first update (pieces handed to a Task each were read side by side).
+        for (index, message) in forum.prefix(3).enumerated() {
+            if index > 0 { quietly(0.05) }
+            send([Self.event("put", "/\(message.key)/text", "\"edit \(index + 1)\"")], on: stream)
+        }
         guard Self.waitUntil({ calls.updates.count >= 4 || !calls.ends.isEmpty }, timeout: 3) else {
             throw fail("""
-                Three events came in one piece while the app took 0.2 s over each update; \(calls.updates.count - 1) \
+                Three events came, 0.05 s apart, while the app took 0.2 s over each update; \(calls.updates.count - 1) \
                 update(s) came within 3 s, expected 3. See \(Self.listener.reference).
                 """)
         }
         let atOnce = calls.mostUpdatesAtOnce
         if atOnce > 1 {
             throw fail("""
-                onUpdate ran \(atOnce) times at once, not one at a time: three events came in one piece, and an update \
+                onUpdate ran \(atOnce) times at once, not one at a time: three events came 0.05 s apart, and an update \
                 began while the app was still busy with the one before (it took 0.2 s). Call the closures one after \
                 another, in the order of the events: on the delegate queue, or handed to one serial queue \
-                (DispatchQueue.main, the main actor) — not to DispatchQueue.global() or a Task each, which run side by \
-                side and may overtake each other. See \(Self.listener.reference).
+                (DispatchQueue.main, the main actor) — not to DispatchQueue.global() or a Task each (for each update or \
+                for each piece), which run side by side and may overtake each other. See \(Self.listener.reference).
                 """)
         }
         var current = forum, expected: [[ForumMessage]] = []
@@ -115,7 +120,7 @@ final class ForumListenerTests: ListenerTestCase {
             expected.append(current)
         }
         XCTAssertEqual(Array(calls.updates.dropFirst().prefix(3)), expected, """
-            Three events came in one piece; the updates should show them applied one by one, in the order they came. \
+            Three events came one after another; the updates should show them applied one by one, in the order they came. \
             Got \(calls.updates.dropFirst().map { Self.describe(Array($0.prefix(3))) }). See \(Self.listener.reference).
             """)
     }
@@ -125,7 +130,7 @@ final class ForumListenerTests: ListenerTestCase {
         let stream = try listeningWithSnapshot()
         let forum = try Self.forumMessages()
         send([Self.event("put", "/\(forum[0].key)", "null"), Self.cancel], on: stream)
-        let error = try end(after: "a put and a `cancel` in one piece")
+        let error = try end(after: "a put and a `cancel` in one piece", cause: Self.modelErrorEnds)
         XCTAssertEqual(error as? ForumStreamError, .cancelled, "After a put and a `cancel`, onEnd got \(error); expected ForumStreamError.cancelled. See \(Self.listener.reference).")
         let calls = received!
         _ = Self.waitUntil({ calls.updates.count >= 2 }, timeout: 0.5)
@@ -180,7 +185,7 @@ final class ForumListenerTests: ListenerTestCase {
     func test_cancel_endsWithCancelled_closesTheStream_andDoesNotReconnect() throws {
         let stream = try listeningWithSnapshot()
         send([Self.cancel], on: stream)
-        let error = try end(after: "a `cancel` event")
+        let error = try end(after: "a `cancel` event", cause: Self.modelErrorEnds)
         XCTAssertEqual(error as? ForumStreamError, .cancelled, "After `cancel`, onEnd got \(error); expected ForumStreamError.cancelled. See \(Self.listener.reference).")
         XCTAssertTrue(waitForClose(of: stream), """
             After `cancel`, the listener kept the connection open: the server will send nothing more on it. Cancel \
@@ -197,7 +202,7 @@ final class ForumListenerTests: ListenerTestCase {
     func test_authRevoked_endsWithAuthRevoked_andClosesTheStream() throws {
         let stream = try listeningWithSnapshot()
         send([Self.authRevoked], on: stream)
-        let error = try end(after: "an `auth_revoked` event")
+        let error = try end(after: "an `auth_revoked` event", cause: Self.modelErrorEnds)
         XCTAssertEqual(error as? ForumStreamError, .authRevoked("credential is no longer valid"),
                        "After `auth_revoked`, onEnd got \(error); expected ForumStreamError.authRevoked(reason). See \(Self.listener.reference).")
         XCTAssertTrue(waitForClose(of: stream), "After `auth_revoked`, the listener kept the connection open. Cancel the task. See \(Self.listener.reference).")

@@ -27,11 +27,32 @@ final class ForumModelTests: Lesson8TestCase {
             try model.apply(event)
         } catch {
             try requireStarted(file: file, line: line)
+            if case ForumStreamError.malformedEvent = error,
+               let payload = try? JSONDecoder().decode(StreamPayload.self, from: Data(event.data.utf8)), payload.data.objectValue == nil {
+                throw fail("""
+                    \(setup ? "setup: " : "")apply(_:) threw \(error) for a \(event.name) whose data is \(Self.kind(of: payload.data)), \
+                    not an object: a put's or patch's data may be any JSON value — an object, a string, a number, null. \
+                    Decode the event's data as the given StreamPayload (its `data` is a JSON), not as a type whose data \
+                    must be an object. See \(Self.model.reference). (The event: \(event).)
+                    """, file: file, line: line)
+            }
             throw fail("\(setup ? "setup: " : "")apply(_:) threw \(error) for the event \(event). A put or patch with {\"path\", \"data\"} is a change to apply, not an error. See \(Self.model.reference).",
                        file: file, line: line)
         }
         _ = model.messages
         try requireStarted(file: file, line: line)
+    }
+
+    /// "a string", "null"…: a JSON value's kind, in a message.
+    static func kind(of value: JSON) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a Bool"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
     }
 
     /// Fails naming the epoch when `got` is `expected` with every timestamp read as seconds since 1970.
@@ -68,6 +89,17 @@ final class ForumModelTests: Lesson8TestCase {
         guard got != expected else { return }
         try requireReferenceEpoch(got, expected, after: what, file: file, line: line)
         try requireOldestFirst(got, expected, after: what, file: file, line: line)
+        if got.count == expected.count, let cut = zip(got, expected).first(where: { got, expected in
+            got.key == expected.key && got.text == expected.text && got.timestamp != expected.timestamp
+                && got.timestamp.timeIntervalSinceReferenceDate == expected.timestamp.timeIntervalSinceReferenceDate.rounded(.down)
+        }) {
+            throw fail("""
+                After \(what), messages shows \(Self.describe([cut.0])), expected \(Self.describe([cut.1])): a timestamp \
+                with a fraction of a second was cut to whole seconds. A timestamp is seconds as a Double — JSONEncoder \
+                writes a Date with its fraction — so read it as a Double (`as? Double`, NSNumber's doubleValue), not as \
+                an Int (`intValue`, `Int(…)`). See \(Self.model.reference).
+                """, file: file, line: line)
+        }
         let missing = expected.filter { !got.contains($0) }
         if !missing.isEmpty, missing.allSatisfy({ $0.timestamp.timeIntervalSinceReferenceDate.rounded() != $0.timestamp.timeIntervalSinceReferenceDate }),
            got == expected.filter({ got.contains($0) }) {
@@ -105,6 +137,15 @@ final class ForumModelTests: Lesson8TestCase {
         }
         try expect(model, expected, after: "the snapshot (a put at \"/\" of five messages)",
                    mistake: "The first event, a put at \"/\", is the whole data at the listened location: the initial snapshot.")
+        let fresh = ForumModel()
+        if !fresh.messages.isEmpty {
+            throw fail("""
+                A new ForumModel, made after another had applied the snapshot, already holds \(fresh.messages.count) \
+                message(s): a model starts empty. Its data is shared by every model — kept in a `static` or global \
+                variable — so two threads open at once would show each other's messages: keep it in an instance property. \
+                See \(Self.model.reference).
+                """)
+        }
 
         // Five messages in a dictionary's order come out oldest first once in 120 processes: three snapshots of
         // eight, their keys not in time order, make an unsorted list fail every run.
@@ -345,7 +386,9 @@ final class ForumModelTests: Lesson8TestCase {
             var model = ForumModel()
             // Upper case, `_` and lower case are different digits of a push ID: byte order, not case-blind order.
             let keys = ["h", "C", "f", "A", "g", "_", "b", "e"].map { "-NsA9\(round)\($0)" }
-            let messages = keys.map { ForumMessage(key: $0, text: "same time", sender: $0, timestamp: time) }
+            // One sender, and texts in another order than the keys': only the key orders them (a tie broken by sender
+            // or by text is no order here).
+            let messages = keys.enumerated().map { ForumMessage(key: $1, text: "same time \($0)", sender: "Ana", timestamp: time) }
             let object = messages.map { #""\#($0.key)":\#(Self.json($0))"# }.joined(separator: ",")
             try apply(Self.event("put", "/", "{\(object)}"), to: &model)
             try expect(model, messages.sorted { $0.key < $1.key }, after: "a snapshot of eight messages with the same timestamp",

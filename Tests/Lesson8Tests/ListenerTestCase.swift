@@ -39,10 +39,29 @@ class ListenerTestCase: Lesson8TestCase {
     }
 
     override func tearDown() {
-        listener?.session.invalidateAndCancel()
+        if let session = listener?.session { Self.cancelAndWait(session) }
         server?.stop()
+        listener?.session.invalidateAndCancel()
         emulator?.invalidate()
         super.tearDown()
+    }
+
+    /// Cancels the session's tasks and waits (up to 1 s) until each has ended, before the test stops its server.
+    /// Stopping the server first, a task still open ends with a transport error instead of URLError.cancelled, and a
+    /// listener that opens the stream again on such an error (a mistake of its own, reported by its test) then made a
+    /// task on the session invalidated here: URLSession traps ("Session invalidated"), and the crash was charged to
+    /// whichever test came next — another exercise's too.
+    static func cancelAndWait(_ session: URLSession) {
+        let lock = NSLock(), answered = Flag()
+        var tasks: [URLSessionTask] = []
+        session.getAllTasks { all in
+            lock.lock(); tasks = all; lock.unlock()
+            answered.set()
+        }
+        _ = waitUntil({ answered.isSet }, timeout: 1, every: 0.001)
+        lock.lock(); let open = tasks; lock.unlock()
+        open.forEach { $0.cancel() }
+        _ = waitUntil({ open.allSatisfy { $0.state == .completed } }, timeout: 1, every: 0.001)
     }
 
     /// A second listener, on the kit's Firebase emulator (not the script) served on 127.0.0.1, holding the recorded
@@ -58,8 +77,9 @@ class ListenerTestCase: Lesson8TestCase {
         }
         let other = ForumListener(baseURL: server.baseURL, threadID: ScriptedForum.threadID, configuration: .ephemeral)
         addTeardownBlock {
-            other.session.invalidateAndCancel()
+            Self.cancelAndWait(other.session)
             server.stop()
+            other.session.invalidateAndCancel()
             firebase.invalidate()
         }
         return (firebase, other)
@@ -149,14 +169,18 @@ class ListenerTestCase: Lesson8TestCase {
     }
 
     /// Waits (up to 2 s) for onEnd and returns what it got.
-    func end(after what: String, file: StaticString = #filePath, line: UInt = #line) throws -> Error {
+    /// `cause`: what most likely kept onEnd from being called, said when it was not.
+    func end(after what: String, cause: String = "", file: StaticString = #filePath, line: UInt = #line) throws -> Error {
         let calls = received!
         guard Self.waitUntil({ !calls.ends.isEmpty }), let error = calls.ends.first else {
-            throw fail("After \(what), onEnd was not called within \(Int(Self.wait)) s. See \(Self.listener.reference).",
+            throw fail("After \(what), onEnd was not called within \(Int(Self.wait)) s.\(cause.isEmpty ? "" : " " + cause) See \(Self.listener.reference).",
                        file: file, line: line)
         }
         return error
     }
+
+    /// Why a `cancel` or `auth_revoked` event did not reach onEnd, most often.
+    static let modelErrorEnds = "apply(_:) throws for `cancel` and `auth_revoked` (ForumStreamError): that error is the end of the stream — when apply throws, cancel the task and pass the error to onEnd; do not skip the event and go on."
 
     /// The states of the tasks the listener's session still has (waits up to 2 s for the session's answer).
     func taskStates() -> [URLSessionTask.State] {
@@ -175,11 +199,11 @@ class ListenerTestCase: Lesson8TestCase {
     func waitForClose(of stream: EventStream) -> Bool { Self.waitUntil { stream.isCancelled } }
 
     /// Waits up to 2 s, running the run loop, until `condition` holds.
-    static func waitUntil(_ condition: @escaping () -> Bool, timeout: TimeInterval = wait) -> Bool {
+    static func waitUntil(_ condition: @escaping () -> Bool, timeout: TimeInterval = wait, every slice: TimeInterval = 0.01) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !condition() {
             if Date() >= deadline { return false }
-            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: slice))
         }
         return true
     }
