@@ -59,7 +59,16 @@ final class ForumListenerTests: ListenerTestCase {
                 piece: it keeps an unfinished event until the rest arrives. See \(Self.listener.reference).
                 """)
         }
-        XCTAssertEqual(try update(1, after: "the snapshot in three pieces"), try Self.forumMessages(),
+        let got = try update(1, after: "the snapshot in three pieces")
+        if let garbled = got.first(where: { $0.text.contains("\u{FFFD}") }) {
+            throw fail("""
+                The snapshot came in three pieces, each cut inside a character, and the update shows \
+                \(Self.describe([garbled])): the halves of a character became U+FFFD (�). The piece was turned into \
+                text before the parser saw it — hand the parser each piece's bytes (Data) as they came: it decodes a \
+                line only once it is whole. See \(Self.listener.reference).
+                """)
+        }
+        XCTAssertEqual(got, try Self.forumMessages(),
                        "The snapshot came in three pieces; the update should hold its five messages. See \(Self.listener.reference).")
     }
 
