@@ -259,17 +259,23 @@ final class ListenerCalls: @unchecked Sendable {
 }
 
 /// Linux's URLSession turns a request's `timeoutInterval` into whole milliseconds (`Int(timeoutInterval) * 1000`)
-/// and traps on an infinite one, taking the test process down: this protocol takes such a request first and fails
-/// it with an error that says so.
+/// and traps on an infinite one — or on one too large for that Int (`TimeInterval(Int.max)`,
+/// `.greatestFiniteMagnitude`) — taking the test process down: this protocol takes such a request first and fails it
+/// with an error that says so.
 final class InfiniteTimeoutGuard: URLProtocol {
     struct InfiniteTimeout: Error, CustomStringConvertible {
+        let seconds: TimeInterval
         var description: String {
-            "an error of the tests: the request's timeoutInterval is infinite — Linux's URLSession turns it into an Int and traps (the program stops). Leave the default, or set a finite number of seconds (LESSONS.md §8.1)"
+            "an error of the tests: the request's timeoutInterval is \(seconds) s — Linux's URLSession turns it into whole milliseconds, Int(timeoutInterval) * 1000, and traps (the program stops) when that is infinite or past Int.max. Leave the default, or set a finite number of seconds such as 3600 (LESSONS.md §8.1)"
         }
     }
-    override class func canInit(with request: URLRequest) -> Bool { !request.timeoutInterval.isFinite }
+    /// The longest timeout Linux's URLSession can turn into milliseconds.
+    static let longest = TimeInterval(Int.max / 1000)
+    override class func canInit(with request: URLRequest) -> Bool {
+        !(request.timeoutInterval.isFinite && abs(request.timeoutInterval) < longest)
+    }
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
-    override func startLoading() { client?.urlProtocol(self, didFailWithError: InfiniteTimeout()) }
+    override func startLoading() { client?.urlProtocol(self, didFailWithError: InfiniteTimeout(seconds: request.timeoutInterval)) }
     override func stopLoading() {}
 }
 
