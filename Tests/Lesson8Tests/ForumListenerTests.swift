@@ -362,6 +362,20 @@ final class ForumListenerTests: ListenerTestCase {
             \(calls.ends.map { "\($0)" }).
             """)
         XCTAssertEqual(requestCount, 1, "After the 401, the listener asked again (\(requestCount) requests): report the end and let the app decide. See \(Self.listener.reference).")
+
+        // Any status but 200 refuses the stream, not only Permission denied: a second listener, answered 503.
+        refuseStreams(status: 503, message: "Service Unavailable")
+        let (other, otherCalls) = anotherListener()
+        other.start(onUpdate: { otherCalls.update($0) }, onEnd: { otherCalls.end($0) })
+        guard Self.waitUntil({ !otherCalls.ends.isEmpty }), let refused = otherCalls.ends.first,
+              (refused as? ForumStreamError) == .httpStatus(503) else {
+            throw fail("""
+                The server refused the stream with 503 Service Unavailable, and onEnd got \
+                \(otherCalls.ends.first.map { "\($0)" } ?? "nothing within \(Int(Self.wait)) s"); expected \
+                ForumStreamError.httpStatus(503). Every status other than 200 refuses the stream — not only 401 or \
+                403: end with httpStatus(status) whenever it is not 200. See \(Self.listener.reference).
+                """)
+        }
     }
 
     func test_onTheFirebaseEmulator_aPostedMessageArrives() throws {

@@ -232,6 +232,14 @@ final class ForumModelTests: Lesson8TestCase {
         var model = try modelWithSnapshot()
         let (key, expected) = try forum(withTextOf: "Dana", changedTo: "Edited by PATCH")
         try apply(Self.event("patch", "/\(key)", #"{"text":"Edited by PATCH"}"#), to: &model)
+        if model.messages == (try Self.forumMessages()) {
+            throw fail("""
+                After a patch at "/\(key)" of {"text": "Edited by PATCH"}, messages is as it was: the patch changed \
+                nothing. Write each child it names at its path plus the child's key — and when you change a copy \
+                (`if case .object(var children) = tree`, `var message = messages[key]`: a Dictionary or an enum's \
+                payload is a value), store it back. See \(Self.model.reference).
+                """)
+        }
         try expect(model, expected, after: "a patch at \"/\(key)\" of {\"text\": \"Edited by PATCH\"}", mistake: """
             A patch writes each child it names, at its path plus the child's key, and keeps every other child: this \
             one changes the text and keeps the sender and timestamp. Applied as a put, it replaces the whole message \

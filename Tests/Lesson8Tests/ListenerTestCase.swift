@@ -18,6 +18,7 @@ class ListenerTestCase: Lesson8TestCase {
 
     private var emulator: Emulator<ScriptedForum>!
     private var server: EmulatorServer!
+    private var configuration: URLSessionConfiguration!
     private let mark = UUID().uuidString
     var listener: ForumListener!
     var received: ListenerCalls!
@@ -31,7 +32,7 @@ class ListenerTestCase: Lesson8TestCase {
         } catch {
             throw fail("setup: the test server could not start on 127.0.0.1: \(error)")
         }
-        let configuration = URLSessionConfiguration.ephemeral
+        configuration = URLSessionConfiguration.ephemeral
         configuration.httpAdditionalHeaders = [Self.sessionMark: mark]
         configuration.protocolClasses = [InfiniteTimeoutGuard.self] + (configuration.protocolClasses ?? [])
         listener = ForumListener(baseURL: server.baseURL, threadID: ScriptedForum.threadID, configuration: configuration)
@@ -85,8 +86,20 @@ class ListenerTestCase: Lesson8TestCase {
         return (firebase, other)
     }
 
-    /// From now on the server answers the stream's GET with 401 Permission denied.
-    func refuseStreams() { emulator.withService { $0.refuses = true } }
+    /// From now on the server answers the stream's GET with `status` (401 Permission denied).
+    func refuseStreams(status: Int = 401, message: String = "Permission denied") {
+        emulator.withService { $0.refuses = true; $0.refusal = (status, message) }
+    }
+
+    /// Another listener on the test's server, through a session of the tests' configuration, and what its closures get.
+    func anotherListener() -> (ForumListener, ListenerCalls) {
+        let other = ForumListener(baseURL: server.baseURL, threadID: ScriptedForum.threadID, configuration: configuration)
+        addTeardownBlock {
+            Self.cancelAndWait(other.session)
+            other.session.invalidateAndCancel()
+        }
+        return (other, ListenerCalls())
+    }
     var requestCount: Int { emulator.requests.count }
 
     /// The stream the listener opened, if any.

@@ -14,6 +14,8 @@ struct ScriptedForum: EmulatedService {
     private(set) var streams: [EventStream] = []
     /// When set, the stream is refused as Firebase refuses a read the rules do not allow.
     var refuses = false
+    /// The status of a refusal: Firebase's 401 Permission denied, unless a test wants another.
+    var refusal = (status: 401, message: "Permission denied")
 
     mutating func respond(to request: ServiceRequest) -> ServiceReply {
         let accept = (request.header("Accept") ?? "").lowercased()
@@ -21,7 +23,7 @@ struct ScriptedForum: EmulatedService {
               accept.contains("text/event-stream") else {
             return .response(errorResponse(status: 400, message: "this server streams GET \(Self.streamPath).json with Accept: text/event-stream"))
         }
-        if refuses { return .response(errorResponse(status: 401, message: "Permission denied")) }
+        if refuses { return .response(errorResponse(status: refusal.status, message: refusal.message)) }
         let stream = EventStream(headers: ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"])
         streams.append(stream)
         return .stream(stream)
