@@ -84,6 +84,22 @@ class Lesson10TestCase: LabTestCase {
         if let stub = error as? NotImplemented { return "\(stub)" }
         if let decoding = error as? DecodingError { return briefly(decoding) }
         if case .decoding(let decoding)? = error as? ThreadAPIError { return "ThreadAPIError.decoding(\(briefly(decoding)))" }
+        if case .unexpected(let inner as ThreadAPIError)? = error as? ThreadAPIError {
+            return """
+                ThreadAPIError.unexpected(\(describe(inner))) (a ThreadAPIError wrapped again in .unexpected: a `catch` \
+                of everything, around code that already throws ThreadAPIErrors, wraps them once more — let them through \
+                as they are, `catch let error as ThreadAPIError { throw error }` first, or keep the do/catch around the \
+                request alone)
+                """
+        }
+        if case .unexpected(let inner)? = error as? ThreadAPIError, !(inner is ThreadAPIError),
+           (inner as NSError).domain == NSURLErrorDomain {
+            return """
+                ThreadAPIError.\(oneLine(error)) (URLSession's error, thrown as .unexpected: no answer is \
+                .transport(URLError) — catch it with `catch let error as URLError`. On Linux, `catch let error as NSError` \
+                or `as? NSError` does not match a URLError: Foundation there has no Objective-C bridging to make one)
+                """
+        }
         return "\(type(of: error)).\(oneLine(error))"
     }
 }
