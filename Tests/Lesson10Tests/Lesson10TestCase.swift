@@ -79,6 +79,21 @@ class Lesson10TestCase: LabTestCase {
             """
     }
 
+    /// For a message about messages of one timestamp that came out in `keys`' order: when that is the Finder's order
+    /// (`localizedStandardCompare`) on this machine, and not Firebase's, a sentence naming it; "" otherwise. Foundation's
+    /// `KeyPathComparator(\.key)` and `SortDescriptor(\.key)` compare Strings that way on Apple platforms (by code on
+    /// Linux), so the same sort passes on one machine and fails on the other: the tests say why where it fails.
+    static func finderOrderNote(_ keys: [String]) -> String {
+        let finder = keys.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        guard keys.count > 1, keys == finder, keys != keys.sorted() else { return "" }
+        return """
+
+            That is the Finder's order (localizedStandardCompare): what Foundation's KeyPathComparator(\\.key) and \
+            SortDescriptor(\\.key) use for Strings on Apple platforms (on Linux they compare by code). Spell the \
+            comparison yourself: (a.timestamp, a.key) < (b.timestamp, b.key). See LESSONS.md §10.2.
+            """
+    }
+
     /// What a call threw, in words: `ThreadAPIError.status(500)`.
     static func describe(_ error: Error) -> String {
         if let stub = error as? NotImplemented { return "\(stub)" }

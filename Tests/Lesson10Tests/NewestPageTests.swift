@@ -63,7 +63,8 @@ final class NewestPageTests: PagesTestCase {
         let page = try requirePage(try newestPage(count: 10), exercise)
         XCTAssertEqual(page, tied + later, """
             \(exercise.function) put 8 messages of one timestamp in the order \(Self.keyEnds(Array(page.prefix(8)))) (key \
-            ends); Firebase's is by key, \(Self.keyEnds(tied)): sort with Message.inOrder. See LESSONS.md §10.2.
+            ends); Firebase's is by key, \(Self.keyEnds(tied)): sort with Message.inOrder. See LESSONS.md §10.2.\
+            \(Self.finderOrderNote(page.prefix(8).map(\.key)))
             """)
     }
 
