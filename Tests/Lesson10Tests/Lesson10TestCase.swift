@@ -107,8 +107,10 @@ class Lesson10TestCase: LabTestCase {
                 request alone)
                 """
         }
+        // URLSession's own "no answer" (not a URLError the code made up for a bad answer, such as .badServerResponse).
+        let madeUp: [URLError.Code] = [.badServerResponse, .cannotParseResponse, .badURL, .unknown]
         if case .unexpected(let inner)? = error as? ThreadAPIError, !(inner is ThreadAPIError),
-           (inner as NSError).domain == NSURLErrorDomain {
+           (inner as NSError).domain == NSURLErrorDomain, !madeUp.map(\.rawValue).contains((inner as NSError).code) {
             return """
                 ThreadAPIError.\(oneLine(error)) (URLSession's error, thrown as .unexpected: no answer is \
                 .transport(URLError) — catch it with `catch let error as URLError`. On Linux, `catch let error as NSError` \
