@@ -73,6 +73,18 @@ final class CrashReportTests: XCTestCase {
         XCTAssertFalse(report.explanation.contains("force unwrap"), report.explanation)
     }
 
+    func test_jsonSerializationOfABareValue_namesFragmentsAndJSONEncoder() throws {
+        let output = ["Foundation/JSONSerialization.swift:171: Fatal error: Top-level object was not NSArray or NSDictionary",
+                      "*** Program crashed: Illegal instruction at 0x00007fddccef9361 ***", "Thread 5 crashed:",
+                      Self.frame(0, "static JSONSerialization.data(withJSONObject:options:)", "/swift/JSONSerialization.swift:171"),
+                      Self.frame(1, "LikeCounter.like(_:)", "/kit/Exercises/Lesson10/LikeCounter+Conditional.swift:30:42")].joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertEqual(report.place, "Exercises/Lesson10/LikeCounter+Conditional.swift:30")
+        XCTAssertTrue(report.explanation.contains(".fragmentsAllowed"), report.explanation)
+        XCTAssertTrue(report.explanation.contains("JSONEncoder"), report.explanation)
+        XCTAssertFalse(report.explanation.contains("force unwrap"), report.explanation)
+    }
+
     func test_noReport_noFrameOfTheLearners() {
         XCTAssertNil(CrashReport(output: "Test Case 'A.b' started\n"))
         let kitOnly = CrashReport(output: "*** Program crashed: Bad pointer dereference at 0x0 ***\nThread 0 crashed:\n" + Self.frame(0, "f()", "/kit/Tests/X.swift:3"))

@@ -79,11 +79,44 @@ class Lesson10TestCase: LabTestCase {
             """
     }
 
+    /// For a message about messages of one timestamp that came out in `keys`' order: when that is the Finder's order
+    /// (`localizedStandardCompare`) on this machine, and not Firebase's, a sentence naming it; "" otherwise. Foundation's
+    /// `KeyPathComparator(\.key)` and `SortDescriptor(\.key)` compare Strings that way on Apple platforms (by code on
+    /// Linux), so the same sort passes on one machine and fails on the other: the tests say why where it fails.
+    static func finderOrderNote(_ keys: [String]) -> String {
+        let finder = keys.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        guard keys.count > 1, keys == finder, keys != keys.sorted() else { return "" }
+        return """
+
+            That is the Finder's order (localizedStandardCompare): what Foundation's KeyPathComparator(\\.key) and \
+            SortDescriptor(\\.key) use for Strings on Apple platforms (on Linux they compare by code). Spell the \
+            comparison yourself: (a.timestamp, a.key) < (b.timestamp, b.key). See LESSONS.md §10.2.
+            """
+    }
+
     /// What a call threw, in words: `ThreadAPIError.status(500)`.
     static func describe(_ error: Error) -> String {
         if let stub = error as? NotImplemented { return "\(stub)" }
         if let decoding = error as? DecodingError { return briefly(decoding) }
         if case .decoding(let decoding)? = error as? ThreadAPIError { return "ThreadAPIError.decoding(\(briefly(decoding)))" }
+        if case .unexpected(let inner as ThreadAPIError)? = error as? ThreadAPIError {
+            return """
+                ThreadAPIError.unexpected(\(describe(inner))) (a ThreadAPIError wrapped again in .unexpected: a `catch` \
+                of everything, around code that already throws ThreadAPIErrors, wraps them once more — let them through \
+                as they are, `catch let error as ThreadAPIError { throw error }` first, or keep the do/catch around the \
+                request alone)
+                """
+        }
+        // URLSession's own "no answer" (not a URLError the code made up for a bad answer, such as .badServerResponse).
+        let madeUp: [URLError.Code] = [.badServerResponse, .cannotParseResponse, .badURL, .unknown]
+        if case .unexpected(let inner)? = error as? ThreadAPIError, !(inner is ThreadAPIError),
+           (inner as NSError).domain == NSURLErrorDomain, !madeUp.map(\.rawValue).contains((inner as NSError).code) {
+            return """
+                ThreadAPIError.\(oneLine(error)) (URLSession's error, thrown as .unexpected: no answer is \
+                .transport(URLError) — catch it with `catch let error as URLError`. On Linux, `catch let error as NSError` \
+                or `as? NSError` does not match a URLError: Foundation there has no Objective-C bridging to make one)
+                """
+        }
         return "\(type(of: error)).\(oneLine(error))"
     }
 }

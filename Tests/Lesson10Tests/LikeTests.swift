@@ -179,8 +179,10 @@ final class LikeTests: LikesTestCase {
 
     func test_like_after412WithNothingStored_countsFromZero() throws {
         // Between the read (3) and the write, the likes were removed (a moderator cleared them): the 412 carries
-        // null and the tag null_etag — nothing stored, which counts as 0, as it does for the read.
-        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1, rivalDeletes: true)
+        // null and the tag null_etag — nothing stored, which counts as 0, as it does for the read. Then another
+        // client likes before the next write, so that write must be conditional too (if-match: null_etag): its 412
+        // brings 1, and the write after it stores 2.
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 2, rivalDeletes: true)
         let result = try call(exercise) { try await $0.like(Self.messageKey) }
         if case .failure(let error) = result, case ThreadAPIError.decoding = error,
            writes.first?.response.statusCode == 412 {
@@ -190,14 +192,36 @@ final class LikeTests: LikesTestCase {
                 and write 1 with if-match: null_etag. See LESSONS.md §10.5.
                 """)
         }
+        // The write after the 412 that carried null: 1 (from 0), conditional on null_etag.
+        if writes.count >= 2, writes[0].response.statusCode == 412, writes[0].response.headers["ETag"] == "null_etag" {
+            let retry = writes[1]
+            if retry.bodyJSON != .number(1) {
+                return XCTFail("""
+                    \(exercise.function) wrote \(retry.bodyText ?? "nothing") after a 412 whose body is null (the likes were \
+                    removed meanwhile): null is a count of 0, so this like writes 1 — not a count kept from before the 412. \
+                    See LESSONS.md §10.5.
+                    \(TrafficReport(emulator).summary)
+                    """)
+            }
+            if retry.header("if-match") != "null_etag" {
+                return XCTFail("""
+                    \(exercise.function) wrote 1 after a 412 whose ETag is null_etag with if-match: \
+                    \(retry.header("if-match") ?? "(none)"): null_etag is a tag like any other, it says "nothing is stored". \
+                    A write with if-match: null_etag is done only while nothing is stored; without it, a like another client \
+                    wrote meanwhile is overwritten (here one was). Send if-match with the 412's ETag, whatever it is. \
+                    See LESSONS.md §10.5.
+                    \(TrafficReport(emulator).summary)
+                    """)
+            }
+        }
         let count = try requireCount(result, exercise)
-        XCTAssertEqual(storedLikes, 1, """
-            \(exercise.function): the likes were removed between your read and your write, so after the 412 (body null, \
-            ETag null_etag) the count is 0 and this like makes it 1; the counter holds \
-            \(storedLikes.map(String.init) ?? "nothing"). See LESSONS.md §10.5.
+        XCTAssertEqual(storedLikes, 2, """
+            \(exercise.function): the likes were removed between your read and your write (the 412: body null, ETag \
+            null_etag, a count of 0), then another client liked (1); with this like the counter should hold 2, and it \
+            holds \(storedLikes.map(String.init) ?? "nothing"). See LESSONS.md §10.5.
             \(TrafficReport(emulator).summary)
             """)
-        XCTAssertEqual(count, 1, "\(exercise.function) returned \(count); it wrote 1 after the 412. See \(exercise.reference).")
+        XCTAssertEqual(count, 2, "\(exercise.function) returned \(count); its last write, the one that succeeded, wrote 2. See \(exercise.reference).")
     }
 
     func test_like_alwaysRefused_throwsTooManyConflicts_afterMaxAttemptsWrites() throws {

@@ -97,7 +97,8 @@ final class MessageOrderTests: Lesson10TestCase {
         }
         XCTAssertEqual(list.map(\.key), keys + ["-P5QdiIlZv_zWnsfgYy0"], """
             \(exercise.function): 8 messages with one timestamp came out as \(list.prefix(8).map { String($0.key.suffix(1)) }.joined(separator: " ")); \
-            Firebase orders a tie by key, code by code: - 7 A Z _ a k z (Swift's < on the keys). See \(exercise.reference).
+            Firebase orders a tie by key, code by code: - 7 A Z _ a k z (Swift's < on the keys). See \(exercise.reference).\
+            \(Self.finderOrderNote(list.prefix(8).map(\.key)))
             """)
     }
 

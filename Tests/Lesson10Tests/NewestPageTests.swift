@@ -63,7 +63,8 @@ final class NewestPageTests: PagesTestCase {
         let page = try requirePage(try newestPage(count: 10), exercise)
         XCTAssertEqual(page, tied + later, """
             \(exercise.function) put 8 messages of one timestamp in the order \(Self.keyEnds(Array(page.prefix(8)))) (key \
-            ends); Firebase's is by key, \(Self.keyEnds(tied)): sort with Message.inOrder. See LESSONS.md §10.2.
+            ends); Firebase's is by key, \(Self.keyEnds(tied)): sort with Message.inOrder. See LESSONS.md §10.2.\
+            \(Self.finderOrderNote(page.prefix(8).map(\.key)))
             """)
     }
 
@@ -131,16 +132,27 @@ final class NewestPageTests: PagesTestCase {
         }
     }
 
+    /// A 500 whose body is an HTML page, as the servers in front of Firebase (a proxy, Google's front end) answer
+    /// some failures: the status decides, not the body — code that reads Firebase's error body before it looks at the
+    /// status, or refuses a body that is not JSON, is seen here.
     func test_newestPage_serverError_throwsStatus500() throws {
-        emulator.inject(.httpError(status: 500, message: "Internal server error."))
+        emulator.inject(.page(status: 500, contentType: "text/html; charset=UTF-8", body: Self.serverErrorPage))
         let result = try newestPage()
         guard case .failure(let error) = result, case ThreadAPIError.status(500) = error else {
             return XCTFail("""
-                \(exercise.function) \(result.outcome) when Firebase answered 500; expected ThreadAPIError.status(500). \
+                \(exercise.function) \(result.outcome) when the server answered 500 with an HTML page (Content-Type: \
+                text/html), as the servers in front of Firebase answer some failures; expected ThreadAPIError.status(500). \
                 See \(exercise.reference).
+                Every status outside 200...299 but 400 is .status(code), whatever its body: look at the status first, and \
+                read Firebase's {"error": …} only for a 400 (nor expect a JSON body, or Content-Type application/json, there).
                 """)
         }
     }
+
+    static let serverErrorPage = """
+        <!DOCTYPE html><html lang=en><meta charset=utf-8><title>Error 500 (Server Error)!!1</title>\
+        <p><b>500.</b> <ins>That’s an error.</ins><p>There was an error. Please try again later. <ins>That’s all we know.</ins></html>
+        """
 
     func test_newestPage_transportError_throwsTransport() throws {
         emulator.inject(.transportError(.notConnectedToInternet))

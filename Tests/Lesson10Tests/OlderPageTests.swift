@@ -110,7 +110,8 @@ final class OlderPageTests: PagesTestCase {
         let page = try requirePage(try olderPage(than: later, count: 8), exercise)
         XCTAssertEqual(page, tied, """
             \(exercise.function) gave \(Self.keyEnds(page)) (key ends) before the 2 newest: 8 of one timestamp, which \
-            Firebase orders by key, \(Self.keyEnds(tied)): sort with Message.inOrder. See LESSONS.md §10.2.
+            Firebase orders by key, \(Self.keyEnds(tied)): sort with Message.inOrder. See LESSONS.md §10.2.\
+            \(Self.finderOrderNote(page.map(\.key)))
             """)
     }
 

@@ -205,6 +205,15 @@ class PagesTestCase: Lesson10TestCase {
                     \(request.summary)
                     """
             }
+            if orderBy == "\"timestamp\"", let seconds = bounds.first(where: { Double($0.value).map { $0 > 0 && $0 < 1e12 } ?? false }) {
+                return """
+                    \(exercise.function) sent \(seconds.name)=\(seconds.value): seconds, not milliseconds. Firebase's \
+                    timestamps (ServerValue.TIMESTAMP, and this thread's) are milliseconds since 1970, 13 digits: give the \
+                    message's timestamp as it is, \(seconds.name)=1793616126362 — a Date's timeIntervalSince1970 is in \
+                    seconds. See LESSONS.md §10.1.
+                    \(request.summary)
+                    """
+            }
             if orderBy != "\"$key\"", let quoted = bounds.first(where: { $0.value.hasPrefix("\"") }) {
                 return """
                     \(exercise.function) sent \(quoted.name)=\(quoted.value) in quotes: a JSON string, which sorts after every \

@@ -18,8 +18,10 @@ struct RivalFirebase: EmulatedService {
     var likesPerTurn: Int
     /// When set, every write to the counter is answered with this status and nothing is written.
     var refusesWrites: Int?
-    /// The rival removes the counter instead of liking (a moderator cleared the likes): the 412 then carries null.
+    /// The rival's first turn removes the counter instead of liking (a moderator cleared the likes): the 412 then
+    /// carries null and null_etag. Its later turns like again.
     var deletes = false
+    private var deleted = false
     /// How many likes the rival added.
     private(set) var rivalLiked = 0
 
@@ -39,7 +41,8 @@ struct RivalFirebase: EmulatedService {
         }
         if rivalLikes > 0, request.method != "GET", request.path == counterPath {
             rivalLikes -= 1
-            if deletes {
+            if deletes && !deleted {
+                deleted = true
                 _ = firebase.respond(to: ServiceRequest(method: "DELETE", url: request.url, headers: [:], body: nil))
             } else {
                 rivalLiked += likesPerTurn

@@ -117,6 +117,9 @@ struct CrashReport: Equatable {
         if isSyncOnItsOwnQueue {
             return "\(whereText): `sync` onto a serial queue from work already running on that queue — it would wait for itself forever, so libdispatch stops the program. Often a closure called inside `queue.sync { }` calls back into your code (an app's callback that calls your stop(), say): take what you need inside `sync`, and call the closures after it."
         }
+        if reason.contains("Top-level object was not NSArray or NSDictionary") {
+            return "\(whereText)\(reasonText): JSONSerialization.data(withJSONObject:) writes an array or a dictionary, and stops the program for anything else at the top — a bare number or string — unless given `options: .fragmentsAllowed` (`try?` does not catch it). Encode a bare value with JSONEncoder, or send its text: Data(String(count).utf8)."
+        }
         if reason.contains("Session invalidated") {
             return "\(whereText)\(reasonText): a task was made on a URLSession that had been invalidated — by `finishTasksAndInvalidate()` or `invalidateAndCancel()` — and Foundation stops the program then. Do not invalidate the session you were given: it is not yours to end, and every later request through it crashes."
         }
