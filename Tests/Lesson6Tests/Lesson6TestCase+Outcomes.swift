@@ -153,6 +153,13 @@ extension Lesson6TestCase {
                 """
         case (.transport, .decoding):
             return "\(head) No answer came at all, yet the code went on to decode: check the data task's `error` first, and report .transport(error)."
+        case (.transport, .unexpected(let inner)) where inner is URLError:
+            return """
+                \(head) A URLError is a transport failure: report .transport(urlError) (cast with `as? URLError`), not \
+                .unexpected. If your code looked for it as an NSError (`as? NSError`, `is NSError`, `catch let error as \
+                NSError` with NSURLErrorDomain): on Linux those casts never match a URLError — only Apple's platforms bridge \
+                every Error to NSError — so test `as? URLError` (§6.3).
+                """
         case (.transport, .unexpected):
             return "\(head) A URLError is a transport failure: report .transport(urlError) (cast with `as? URLError`), not .unexpected."
         case (.transport, _):
