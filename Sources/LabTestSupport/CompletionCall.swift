@@ -96,6 +96,9 @@ extension LabTestCase {
     /// The message for a completion called while no request was ever sent: the cause is the path that called it
     /// (a guard that gives up, an early return), not the moment it was called.
     public static func calledWithoutRequest<Value>(_ exercise: Exercise, value: Value) -> String {
+        if triedTheRealNetwork(value) {
+            return sentOutsideTheSession(exercise, outcome: "called its completion (with \(describe(value)))")
+        }
         if let error = value as? Error, isJSONSerializationRefusal(error) {
             return """
                 \(exercise.function) called its completion without sending any request: JSONSerialization refused the \
@@ -111,6 +114,39 @@ extension LabTestCase {
             (on the thread, the URL, the encoding?), or an early `return`? This test needs the request sent. \
             See \(exercise.reference).
             """
+    }
+
+    /// Whether `value` — an error, or a Result or enum that holds one, however deep — says a request went to the real
+    /// network: a host that could not be resolved. The emulators' hosts end in `.invalid`, which never resolves, so it
+    /// was sent through a session other than the injected one that the tripwire on `URLSession.shared` cannot see (a
+    /// `URLSession(configuration:)` of the learner's own: on Linux registered protocols never reach it; `Data(contentsOf:)`).
+    public static func triedTheRealNetwork(_ value: Any) -> Bool {
+        var looked = 0
+        func look(_ any: Any) -> Bool {
+            looked += 1
+            guard looked < 100 else { return false }
+            if let urlError = any as? URLError, urlError.code == .cannotFindHost { return true }
+            if let error = any as? Error {
+                let nsError = error as NSError
+                if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCannotFindHost { return true }
+                if let underlying = nsError.userInfo[NSUnderlyingErrorKey], look(underlying) { return true }
+            }
+            return Mirror(reflecting: any).children.contains { look($0.value) }
+        }
+        return look(value)
+    }
+
+    /// The message for a call whose request went to the real network instead of the injected session.
+    /// `outcome`: what the call did, in words ("called its completion (with …)", "threw …").
+    public static func sentOutsideTheSession(_ exercise: Exercise, outcome: String) -> String {
+        """
+        \(exercise.function) \(outcome), and no request reached the emulator: the request went to the real network \
+        instead ("could not resolve host" — the emulator's host exists only inside the injected session), so it was not \
+        sent through the injected `session`. A session of your own (`URLSession(configuration:)`, even one made only to \
+        set a time-out), `URLSession.shared` or `Data(contentsOf:)` bypasses it: send every request with \
+        `session.dataTask(…)` or `session.data(for:)`, and put a time-out on the URLRequest (`request.timeoutInterval`). \
+        See \(exercise.reference).
+        """
     }
 
     /// Whether `error` is JSONSerialization's "Invalid object cannot be serialized" (a value it cannot write).

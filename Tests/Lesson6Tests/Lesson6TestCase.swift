@@ -180,6 +180,9 @@ class Lesson6TestCase: LabTestCase {
         }
         guard let request = sent.first else {
             guard case .success(let todo) = outcome else {
+                if Self.triedTheRealNetwork(outcome) {
+                    return Self.sentOutsideTheSession(exercise, outcome: "threw \(Self.describe(outcome))")
+                }
                 return """
                     \(exercise.function) threw \(Self.describe(outcome)) without sending any request: nothing reached the \
                     server, then or later. Which path throws before the request is sent — a `guard` that gives up on the \
