@@ -99,7 +99,7 @@ extension LabTestCase {
         if triedTheRealNetwork(value) {
             return sentOutsideTheSession(exercise, outcome: "called its completion (with \(describe(value)))")
         }
-        if let error = value as? Error, isJSONSerializationRefusal(error) {
+        if let error = holdsError(value, where: isJSONSerializationRefusal) {
             return """
                 \(exercise.function) called its completion without sending any request: JSONSerialization refused the \
                 body (\(oneLine(error))). It writes only strings, numbers, booleans, arrays, dictionaries and NSNull — \
@@ -121,17 +121,27 @@ extension LabTestCase {
     /// was sent through a session other than the injected one that the tripwire on `URLSession.shared` cannot see (a
     /// `URLSession(configuration:)` of the learner's own: on Linux registered protocols never reach it; `Data(contentsOf:)`).
     public static func triedTheRealNetwork(_ value: Any) -> Bool {
+        holdsError(value) { error in
+            let nsError = error as NSError
+            return nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCannotFindHost
+        } != nil
+    }
+
+    /// The first error in `value` — itself, or held by a Result or an enum case (an API's own error type wrapping
+    /// it), or an NSError's underlying error, however deep — for which `matches` is true.
+    public static func holdsError(_ value: Any, where matches: (Error) -> Bool) -> Error? {
         var looked = 0
-        func look(_ any: Any) -> Bool {
+        func look(_ any: Any) -> Error? {
             looked += 1
-            guard looked < 100 else { return false }
-            if let urlError = any as? URLError, urlError.code == .cannotFindHost { return true }
+            guard looked < 100 else { return nil }
             if let error = any as? Error {
-                let nsError = error as NSError
-                if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCannotFindHost { return true }
-                if let underlying = nsError.userInfo[NSUnderlyingErrorKey], look(underlying) { return true }
+                if matches(error) { return error }
+                if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey], let found = look(underlying) { return found }
             }
-            return Mirror(reflecting: any).children.contains { look($0.value) }
+            for child in Mirror(reflecting: any).children {
+                if let found = look(child.value) { return found }
+            }
+            return nil
         }
         return look(value)
     }
@@ -150,7 +160,7 @@ extension LabTestCase {
     }
 
     /// Whether `error` is JSONSerialization's "Invalid object cannot be serialized" (a value it cannot write).
-    static func isJSONSerializationRefusal(_ error: Error) -> Bool {
+    public static func isJSONSerializationRefusal(_ error: Error) -> Bool {
         let error = error as NSError
         let detail = (error.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ""
         return error.domain == NSCocoaErrorDomain && error.code == 3840 && detail.contains("Invalid object")

@@ -127,7 +127,11 @@ extension Lesson6TestCase {
         }
         switch (wanted, got) {
         case (.status(let code), .status(let actual)):
-            return actual == code ? nil : "\(head) Pass the response's statusCode as it is: .status(\(code))."
+            guard actual != code else { return nil }
+            let guess = actual == 404
+                ? " A .status(404) the server did not send is a guess: a fixed 404 for every refusal, or a `try?` that swallowed the real error and took nil to mean \"not found\" — keep each failure as it came."
+                : ""
+            return "\(head) Pass the response's statusCode as it is: .status(\(code)).\(guess)"
         case (.status(let code), .decoding):
             return """
                 \(head) A \(code) answer's body is not a todo (this server sends `{}` or an error object), so decoding it \

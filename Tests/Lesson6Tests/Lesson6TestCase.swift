@@ -183,6 +183,14 @@ class Lesson6TestCase: LabTestCase {
                 if Self.triedTheRealNetwork(outcome) {
                     return Self.sentOutsideTheSession(exercise, outcome: "threw \(Self.describe(outcome))")
                 }
+                if let refusal = Self.holdsError(outcome, where: Self.isJSONSerializationRefusal) {
+                    return """
+                        \(exercise.function) threw \(Self.describe(outcome)) without sending any request: \
+                        JSONSerialization refused the body (\(oneLine(refusal))). It writes only dictionaries, arrays, \
+                        strings, numbers, booleans and NSNull — not a struct such as Todo (on Apple's platforms it \
+                        crashes instead). Encode the todo with JSONEncoder. See \(exercise.reference).
+                        """
+                }
                 return """
                     \(exercise.function) threw \(Self.describe(outcome)) without sending any request: nothing reached the \
                     server, then or later. Which path throws before the request is sent — a `guard` that gives up on the \
