@@ -96,7 +96,10 @@ extension LabTestCase {
     /// The message for a completion called while no request was ever sent: the cause is the path that called it
     /// (a guard that gives up, an early return), not the moment it was called.
     public static func calledWithoutRequest<Value>(_ exercise: Exercise, value: Value) -> String {
-        if let error = value as? Error, isJSONSerializationRefusal(error) {
+        if triedTheRealNetwork(value) {
+            return sentOutsideTheSession(exercise, outcome: "called its completion (with \(describe(value)))")
+        }
+        if let error = holdsError(value, where: isJSONSerializationRefusal) {
             return """
                 \(exercise.function) called its completion without sending any request: JSONSerialization refused the \
                 body (\(oneLine(error))). It writes only strings, numbers, booleans, arrays, dictionaries and NSNull — \
@@ -113,8 +116,51 @@ extension LabTestCase {
             """
     }
 
+    /// Whether `value` — an error, or a Result or enum that holds one, however deep — says a request went to the real
+    /// network: a host that could not be resolved. The emulators' hosts end in `.invalid`, which never resolves, so it
+    /// was sent through a session other than the injected one that the tripwire on `URLSession.shared` cannot see (a
+    /// `URLSession(configuration:)` of the learner's own: on Linux registered protocols never reach it; `Data(contentsOf:)`).
+    public static func triedTheRealNetwork(_ value: Any) -> Bool {
+        holdsError(value) { error in
+            let nsError = error as NSError
+            return nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCannotFindHost
+        } != nil
+    }
+
+    /// The first error in `value` — itself, or held by a Result or an enum case (an API's own error type wrapping
+    /// it), or an NSError's underlying error, however deep — for which `matches` is true.
+    public static func holdsError(_ value: Any, where matches: (Error) -> Bool) -> Error? {
+        var looked = 0
+        func look(_ any: Any) -> Error? {
+            looked += 1
+            guard looked < 100 else { return nil }
+            if let error = any as? Error {
+                if matches(error) { return error }
+                if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey], let found = look(underlying) { return found }
+            }
+            for child in Mirror(reflecting: any).children {
+                if let found = look(child.value) { return found }
+            }
+            return nil
+        }
+        return look(value)
+    }
+
+    /// The message for a call whose request went to the real network instead of the injected session.
+    /// `outcome`: what the call did, in words ("called its completion (with …)", "threw …").
+    public static func sentOutsideTheSession(_ exercise: Exercise, outcome: String) -> String {
+        """
+        \(exercise.function) \(outcome), and no request reached the emulator: the request went to the real network \
+        instead ("could not resolve host" — the emulator's host exists only inside the injected session), so it was not \
+        sent through the injected `session`. A session of your own (`URLSession(configuration:)`, even one made only to \
+        set a time-out), `URLSession.shared` or `Data(contentsOf:)` bypasses it: send every request with \
+        `session.dataTask(…)` or `session.data(for:)`, and put a time-out on the URLRequest (`request.timeoutInterval`). \
+        See \(exercise.reference).
+        """
+    }
+
     /// Whether `error` is JSONSerialization's "Invalid object cannot be serialized" (a value it cannot write).
-    static func isJSONSerializationRefusal(_ error: Error) -> Bool {
+    public static func isJSONSerializationRefusal(_ error: Error) -> Bool {
         let error = error as NSError
         let detail = (error.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ""
         return error.domain == NSCocoaErrorDomain && error.code == 3840 && detail.contains("Invalid object")

@@ -127,7 +127,11 @@ extension Lesson6TestCase {
         }
         switch (wanted, got) {
         case (.status(let code), .status(let actual)):
-            return actual == code ? nil : "\(head) Pass the response's statusCode as it is: .status(\(code))."
+            guard actual != code else { return nil }
+            let guess = actual == 404
+                ? " A .status(404) the server did not send is a guess: a fixed 404 for every refusal, or a `try?` that swallowed the real error and took nil to mean \"not found\" — keep each failure as it came."
+                : ""
+            return "\(head) Pass the response's statusCode as it is: .status(\(code)).\(guess)"
         case (.status(let code), .decoding):
             return """
                 \(head) A \(code) answer's body is not a todo (this server sends `{}` or an error object), so decoding it \
@@ -153,6 +157,13 @@ extension Lesson6TestCase {
                 """
         case (.transport, .decoding):
             return "\(head) No answer came at all, yet the code went on to decode: check the data task's `error` first, and report .transport(error)."
+        case (.transport, .unexpected(let inner)) where inner is URLError:
+            return """
+                \(head) A URLError is a transport failure: report .transport(urlError) (cast with `as? URLError`), not \
+                .unexpected. If your code looked for it as an NSError (`as? NSError`, `is NSError`, `catch let error as \
+                NSError` with NSURLErrorDomain): on Linux those casts never match a URLError — only Apple's platforms bridge \
+                every Error to NSError — so test `as? URLError` (§6.3).
+                """
         case (.transport, .unexpected):
             return "\(head) A URLError is a transport failure: report .transport(urlError) (cast with `as? URLError`), not .unexpected."
         case (.transport, _):

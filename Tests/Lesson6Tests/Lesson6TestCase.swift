@@ -179,7 +179,26 @@ class Lesson6TestCase: LabTestCase {
             sent = emulator.requests.dropFirst(requestsBefore)
         }
         guard let request = sent.first else {
-            guard case .success(let todo) = outcome else { return nil }
+            guard case .success(let todo) = outcome else {
+                if Self.triedTheRealNetwork(outcome) {
+                    return Self.sentOutsideTheSession(exercise, outcome: "threw \(Self.describe(outcome))")
+                }
+                if let refusal = Self.holdsError(outcome, where: Self.isJSONSerializationRefusal) {
+                    return """
+                        \(exercise.function) threw \(Self.describe(outcome)) without sending any request: \
+                        JSONSerialization refused the body (\(oneLine(refusal))). It writes only dictionaries, arrays, \
+                        strings, numbers, booleans and NSNull — not a struct such as Todo (on Apple's platforms it \
+                        crashes instead). Encode the todo with JSONEncoder. See \(exercise.reference).
+                        """
+                }
+                return """
+                    \(exercise.function) threw \(Self.describe(outcome)) without sending any request: nothing reached the \
+                    server, then or later. Which path throws before the request is sent — a `guard` that gives up on the \
+                    id, the URL or the encoding? Whether a todo exists, and why a call fails, is the server's answer \
+                    (todo \(Self.missingID) exists once one is saved): send the request and throw what it answered. \
+                    See \(exercise.reference).
+                    """
+            }
             return """
                 \(exercise.function) returned \(todo) without sending any request: nothing reached the server, then or \
                 later. The todo must come from the server's answer to this call — not from a cache or a value of your \

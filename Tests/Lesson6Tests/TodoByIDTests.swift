@@ -80,7 +80,11 @@ final class TodoByIDTests: Lesson6TestCase {
         try checkBrokenBody(exercise, fetching: 4) { try fetch(id: 4) }
     }
 
+    /// JSON that is not a todo, then no body at all: neither decodes, and neither is a missing answer (`.transport`).
     func test_todoByID_bodyWithoutTheTodosFields_givesDecodingError() throws {
-        try checkBrokenBody(exercise, body: #"{"id": 4}"#, fetching: 4) { try fetch(id: 4) }
+        for body in [#"{"id": 4}"#, ""] {
+            emulator.clearRequests()
+            try checkBrokenBody(exercise, body: body, fetching: 4) { try fetch(id: 4) }
+        }
     }
 }
