@@ -152,4 +152,23 @@ final class CrashReportTests: XCTestCase {
         XCTAssertTrue(report.explanation.contains("wait for itself"), report.explanation)
         XCTAssertFalse(report.explanation.contains("force unwrap"), report.explanation)
     }
+
+    /// `MainActor.assumeIsolated` in a data task's handler (Lesson 1: "silencing" a Swift 6 warning) traps in the
+    /// runtime's isolation check: named as that, not as memory broken by two threads (the runtime frame is swift_…).
+    func test_anAssumedIsolationOffTheMainThread_isNamedAsSuch() throws {
+        let output = ["*** Program crashed: Illegal instruction at 0x00007f1771bf32a2 ***", "",
+                      "Thread 1 \"oot.default-qos\" crashed:", "",
+                      "  0              0x00007f1771bf32a2 _dispatch_assert_queue_fail + 82 in libdispatch.so",
+                      "  1 [ra]         0x00007f1771bfdc47 dispatch_assert_queue + 118 in libdispatch.so",
+                      "  2 [ra]         0x00007f17725602e3 _swift_task_checkIsolatedSwift + 18 in libswift_Concurrency.so",
+                      "  3 [ra]         0x00007f17725a7eaa swift_task_isCurrentExecutorWithFlags + 409 in libswift_Concurrency.so",
+                      Self.frame(4, "closure #1 in MessageThreadController.createMessage(messageThread:text:sender:completion:)",
+                                 "/kit/Exercises/Lesson1/MessageThreadController.swift:95:13")].joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertTrue(report.isIsolationAssumption)
+        XCTAssertNil(report.collection)
+        XCTAssertEqual(report.place, "Exercises/Lesson1/MessageThreadController.swift:95")
+        XCTAssertTrue(report.explanation.contains("assumeIsolated"), report.explanation)
+        XCTAssertFalse(report.explanation.contains("two threads"), report.explanation)
+    }
 }

@@ -113,6 +113,7 @@ final class CreateMessageTests: Lesson1TestCase {
             only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)).\
             \(Self.trailingSlashNote(request)) See LESSONS.md §1.2.
             """)
+        try requireNoEncodedSlash(in: request, of: exercise)
         XCTAssertEqual(request.path, expected, """
             createMessage wrote to the path \(request.path), but a thread's messages live at \(expected): \
             <baseURL>/<the thread's identifier>/messages.json. POST there and Firebase adds the message under a new \
@@ -327,6 +328,12 @@ final class CreateMessageTests: Lesson1TestCase {
     func test_createMessage_redirect307_passesAnHTTPStatusError() throws {
         emulator.inject(Self.unfollowedRedirect)
         try requireHTTPStatusErrorOnRedirect(try createMessage(in: sampleThread()), of: exercise)
+        // Then a 300, the first status past 2xx, which a success check one too far (`<= 300`) lets through.
+        emulator.inject(Self.multipleChoices)
+        let controller = self.controller!
+        if let error = firstCompletion({ done in controller.createMessage(messageThread: sampleThread(), text: "PUT puts, POST appends", sender: "Ada", completion: done) }) {
+            try requireHTTPStatusErrorOnRedirect(error, status: 300, of: exercise)
+        }
     }
 
     func test_createMessage_noContent204_isNoHTTPStatusError() throws {

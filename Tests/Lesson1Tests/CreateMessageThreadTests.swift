@@ -107,6 +107,7 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             answers only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)). \
             Add the extension after the identifier.\(Self.trailingSlashNote(request)) See LESSONS.md §1.2.
             """)
+        try requireNoEncodedSlash(in: request, of: exercise)
         XCTAssertEqual(request.path, "/\(thread.identifier)", """
             createMessageThread wrote to the path \(request.path), but a thread lives at its own key: \
             /\(thread.identifier) (the identifier in its body), so the URL is <baseURL>/<identifier>.json.\
@@ -276,6 +277,12 @@ final class CreateMessageThreadTests: Lesson1TestCase {
     func test_createMessageThread_redirect307_passesAnHTTPStatusError() throws {
         emulator.inject(Self.unfollowedRedirect)
         try requireHTTPStatusErrorOnRedirect(try createThread(), of: exercise)
+        // Then a 300, the first status past 2xx, which a success check one too far (`<= 300`) lets through.
+        emulator.inject(Self.multipleChoices)
+        let controller = self.controller!
+        if let error = firstCompletion({ done in controller.createMessageThread(title: "PUT vs POST", completion: done) }) {
+            try requireHTTPStatusErrorOnRedirect(error, status: 300, of: exercise)
+        }
     }
 
     func test_createMessageThread_noContent204_isNoHTTPStatusError() throws {
@@ -294,17 +301,17 @@ final class CreateMessageThreadTests: Lesson1TestCase {
     }
 
     func test_createMessageThread_transportError_passesTheURLErrorOn() throws {
-        emulator.inject(.transportError(.notConnectedToInternet))
+        emulator.inject(.transportError(.networkConnectionLost))
         let error = try createThread()
-        XCTAssertTrue(Self.isURLError(error, .notConnectedToInternet), """
-            The request failed with URLError(.notConnectedToInternet); createMessageThread passed \
+        XCTAssertTrue(Self.isURLError(error, .networkConnectionLost), """
+            The request failed with URLError(.networkConnectionLost); createMessageThread passed \
             \(Self.describe(error)). Check the data task's `error` first and pass that very error to `completion`. \
             See LESSONS.md §1.5.
             """)
     }
 
     func test_createMessageThread_transportError_keepsMessageThreadsUnchanged() throws {
-        emulator.inject(.transportError(.notConnectedToInternet))
+        emulator.inject(.transportError(.networkConnectionLost))
         try createThread()
         settle()
         XCTAssertTrue(controller.messageThreads.isEmpty, """

@@ -322,24 +322,61 @@ class Lesson1TestCase: LabTestCase {
     /// text, not Firebase's JSON: as a proxy or a moved server may answer. Outside 200...299, so a failure.
     static let unfollowedRedirect = Fault.answer(status: 307, body: "Temporary Redirect")
 
-    /// Checks that the answer `unfollowedRedirect` reached completion as HTTPStatusError(statusCode: 307).
-    func requireHTTPStatusErrorOnRedirect(_ error: Error?, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
-        let situation = "The emulator answered 307 Temporary Redirect (the text body \"Temporary Redirect\", and no Location " +
-            "header to follow, so URLSession handed the 307 to your handler as it is)"
+    /// 300 Multiple Choices, also without a Location: the first status past 2xx, which a check one off
+    /// (`statusCode <= 300`, `200...300`) takes for a success. The redirect tests send it after the 307.
+    static let multipleChoices = Fault.answer(status: 300, body: "Multiple Choices")
+
+    /// Checks that the answer `unfollowedRedirect` (or, with `status: 300`, `multipleChoices`) reached completion as
+    /// HTTPStatusError with that status.
+    func requireHTTPStatusErrorOnRedirect(_ error: Error?, status: Int = 307, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        let reason = status == 307 ? "Temporary Redirect" : "Multiple Choices"
+        let situation = "The emulator answered \(status) \(reason) (the text body \"\(reason)\", and no Location " +
+            "header to follow, so URLSession handed the \(status) to your handler as it is)"
+        let offByOne = status == 300
+            ? " 300 is the first status past 2xx: a check such as `statusCode <= 300` or `200...300` is one too far; " +
+                "success is `200...299` (or `200..<300`)."
+            : ""
         guard let error = error else {
             throw fail("""
-                \(situation), but \(exercise.function) called completion(nil). A 307 is not a success: anything outside \
-                200...299 is a failure, not only a status of 400 or more (a 3xx too). Check that the status is in \
+                \(situation), but \(exercise.function) called completion(nil). A \(status) is not a success: anything outside \
+                200...299 is a failure, not only a status of 400 or more (a 3xx too).\(offByOne) Check that the status is in \
                 200...299 and pass an HTTPStatusError otherwise. See LESSONS.md §1.5.
                 """, file: file, line: line)
         }
-        if Self.httpStatus(of: error) == 307 { return }
+        if Self.httpStatus(of: error) == status { return }
         let why = error is DecodingError
-            ? "The answer's body is not JSON (it is the text \"Temporary Redirect\"): your code decoded it and passed the " +
-                "DecodingError on. Pass HTTPStatusError(statusCode: 307, body: …) with the body as text, whatever it holds: " +
+            ? "The answer's body is not JSON (it is the text \"\(reason)\"): your code decoded it and passed the " +
+                "DecodingError on. Pass HTTPStatusError(statusCode: \(status), body: …) with the body as text, whatever it holds: " +
                 "`String(decoding: data ?? Data(), as: UTF8.self)`, no decoding."
-            : "Pass HTTPStatusError(statusCode: 307, …) with the status the server answered: anything outside 200...299 is one."
+            : "Pass HTTPStatusError(statusCode: \(status), …) with the status the server answered: anything outside 200...299 is one."
         throw fail("\(situation); \(exercise.function) passed \(Self.describe(error)). \(why) See LESSONS.md §1.5.", file: file, line: line)
+    }
+
+    /// Calls `start` (a learner function, outside the graded calls' bookkeeping: an earlier graded call of the same
+    /// test has checked how it calls completion) and returns what its completion first got — `.some(nil)` for
+    /// `completion(nil)` — or nil when it was not called within 2 s.
+    func firstCompletion(_ start: (@escaping (Error?) -> Void) -> Void) -> Error?? {
+        let first = Box<Error??>()
+        start { error in
+            if first.get() == nil { first.set(.some(error)) }
+        }
+        eventually(within: 2) { first.get() != nil }
+        return first.get() ?? nil
+    }
+
+    /// Fails when the URL holds a percent-encoded slash (`%2F`): `appending(component:)` (or a percent-encoding of a
+    /// whole path) turned the slash between two keys into part of one key, which Firebase refuses. The path the tests
+    /// read is percent-decoded, so it would not show otherwise.
+    func requireNoEncodedSlash(in request: RecordedRequest, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        let encoded = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+        guard encoded.range(of: "%2F", options: .caseInsensitive) != nil else { return }
+        throw fail("""
+            \(exercise.function)'s URL holds a percent-encoded slash, `%2F`: \(request.url.absoluteString). The slash \
+            between two keys was encoded as part of one key, so Firebase reads one key with a slash in it and refuses it \
+            (\(request.response.statusCode) \(oneLine(request.response.bodyText ?? ""))). `appending(component:)` encodes every \
+            slash in the text it is given: give it one key at a time (`appending(components: a, b)`), or use \
+            `appendingPathComponent` / `appending(path:)`, which keep slashes. See LESSONS.md §1.2.
+            """, file: file, line: line)
     }
 
     /// Added to a URL failure when the URL ends in `..json`: `appendingPathExtension(".json")`, with the dot.

@@ -18,6 +18,10 @@ struct CrashReport: Equatable {
     /// Whether the crashed thread was in libdispatch's check of a `sync` onto the serial queue it was already
     /// running on: a wait for itself that would never end, which libdispatch stops with a trap.
     var isSyncOnItsOwnQueue = false
+    /// Whether the crashed thread was in the runtime's check of an isolation the code only assumed
+    /// (`MainActor.assumeIsolated`, `dispatchPrecondition(condition: .onQueue(…))`) while running elsewhere — in a data
+    /// task's handler, on the session's queue, say: the check stops the program, it does not hop.
+    var isIsolationAssumption = false
 
     init(reason: String, function: String? = nil, place: String? = nil, isRecursion: Bool = false) {
         self.reason = reason
@@ -42,11 +46,15 @@ struct CrashReport: Equatable {
             if !threads.isEmpty, let frame = Self.frame(String(line)) { threads[threads.count - 1].frames.append(frame) }
         }
         isSyncOnItsOwnQueue = threads.first(where: \.crashed)?.frames.first?.function == "__DISPATCH_WAIT_FOR_QUEUE__"
+        isIsolationAssumption = threads.first(where: \.crashed)?.frames.contains { frame in
+            ["swift_task_isCurrentExecutor", "_swift_task_checkIsolated", "dispatch_assert_queue", "_dispatch_assert_queue_fail"]
+                .contains { frame.function.hasPrefix($0) }
+        } ?? false
         guard let frames = threads.first(where: \.crashed)?.frames,
               let mine = frames.firstIndex(where: { $0.place.hasPrefix("Exercises/") }) else { return }
         function = frames[mine].function
         place = frames[mine].place
-        if !reason.hasPrefix("Fatal error") {
+        if !reason.hasPrefix("Fatal error"), !isIsolationAssumption {
             // In the collection's code, or in the runtime's reference counting while another thread is in a
             // collection's code for the learner: either way, one changed from two threads.
             let inCollection = { (frames: [(function: String, place: String)]) -> String? in
@@ -113,6 +121,9 @@ struct CrashReport: Equatable {
         let reasonText = reason.hasPrefix("Fatal error") ? " (\(reason))" : ""
         if reason.contains("CONTINUATION MISUSE"), function != nil, place != nil {
             return "\(whereText)\(reasonText): a continuation must be resumed exactly once on every path — `return` after each `resume(…)`, or resume once with a `Result`."
+        }
+        if isIsolationAssumption {
+            return "\(whereText): `MainActor.assumeIsolated` (or a `dispatchPrecondition`) ran on a thread that is not the main one, and the runtime stops the program — it checks the assumption, it does not make it true. A data task's handler runs on the session's own queue, not the main queue: hop there first (`DispatchQueue.main.async { … }`, or `Task { @MainActor in … }`) and do the work inside."
         }
         if isSyncOnItsOwnQueue {
             return "\(whereText): `sync` onto a serial queue from work already running on that queue — it would wait for itself forever, so libdispatch stops the program. Often a closure called inside `queue.sync { }` calls back into your code (an app's callback that calls your stop(), say): take what you need inside `sync`, and call the closures after it."
