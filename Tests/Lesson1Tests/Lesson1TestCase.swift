@@ -102,6 +102,10 @@ class Lesson1TestCase: LabTestCase {
         recorders.append((exercise, recorder))
         let requestsBefore = emulator.requests.count
         let latency = emulator.latency
+        // With the answer slowed down (a test of waiting), it is also held until the function returns (at most
+        // `Self.answerHeld` s): a function that waits for its answer cannot return before it, and a correct one that
+        // the scheduler stalls after resume() (a loaded machine) still returns before its completion runs.
+        let heldAnswers = latency >= 0.25 ? HeldAnswers(emulator, atMost: Self.answerHeld) : nil
         var began = Date(), returned = Date()
         let value: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
             let caller = Thread.current
@@ -115,6 +119,7 @@ class Lesson1TestCase: LabTestCase {
             }
             recorder.setInside(false)
             returned = Date()
+            heldAnswers?.release()
             if holdingTheMainQueue { Self.holdTheMainQueue(until: { !recorder.calls.isEmpty }, requestsBefore: requestsBefore, on: emulator) }
             if minimumWait > 0 {
                 let before = emulator.requests.count
@@ -146,8 +151,8 @@ class Lesson1TestCase: LabTestCase {
                 \(calls.count > 1 ? "; it was then called again (\(calls.count) calls in all)" : ""). See \(exercise.reference) and §1.2.1.
                 """, file: file, line: line)
         }
-        // With the answer slowed down, a function that returns only after its completion ran waited for the answer
-        // (a correct one returns right after resume(), long before).
+        // With the answer held and slowed down, a function that returns only after its completion ran waited for the
+        // answer (a correct one returns right after resume(), long before).
         let took = returned.timeIntervalSince(began)
         if latency >= 0.25, took >= latency - 0.05, let first = calls.first, first.at <= returned {
             throw fail(Self.waitedForTheAnswer(exercise, first.error, fromInside: false, latency: latency, took: took), file: file, line: line)
@@ -176,6 +181,9 @@ class Lesson1TestCase: LabTestCase {
         }
         return value
     }
+
+    /// How long a test of waiting holds the answer while the learner's function has not returned (`HeldAnswers`).
+    static let answerHeld: TimeInterval = 1
 
     /// Called when the learner's function called its completion before returning, after sending a request: runs it
     /// once more with the emulator answering 0.3 s late. A function that waits for the answer (a semaphore) takes that
@@ -537,5 +545,27 @@ final class CompletionRecorder {
     var calls: [Call] {
         lock.lock(); defer { lock.unlock() }
         return entries
+    }
+}
+
+/// The emulator's answers held from now until `release()` or for `atMost` seconds, whichever comes first: released
+/// once, so a late timer cannot open a hold a later call made.
+final class HeldAnswers {
+    private let emulator: FirebaseEmulator
+    private let lock = NSLock()
+    private var released = false
+
+    init(_ emulator: FirebaseEmulator, atMost limit: TimeInterval) {
+        self.emulator = emulator
+        emulator.holdResponses()
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [weak self] in self?.release() }
+    }
+
+    func release() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !released else { return }
+        released = true
+        emulator.releaseHeldResponses()
     }
 }
