@@ -87,6 +87,28 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(box.get()?.urlError?.code, .cancelled, "Expected URLError.cancelled")
     }
 
+    func test_faultWithItsOwnLatency_isAnsweredBeforeTheSlowerRest() {
+        let emulator = FirebaseEmulator()
+        emulator.latency = 0.5
+        emulator.inject(.internalError, latency: 0)
+        let bothAnswered = expectation(description: "both answers")
+        bothAnswered.expectedFulfillmentCount = 2
+        let lock = NSLock()
+        var statuses: [Int] = []
+        for _ in 0..<2 {
+            emulator.session.dataTask(with: request("GET", "/.json", on: emulator)) { _, response, _ in
+                lock.lock()
+                statuses.append((response as? HTTPURLResponse)?.statusCode ?? 0)
+                lock.unlock()
+                bothAnswered.fulfill()
+            }.resume()
+        }
+        wait(for: [bothAnswered], timeout: 3)
+        lock.lock()
+        defer { lock.unlock() }
+        XCTAssertEqual(statuses, [500, 200], "Expected the fault answered at once and the other answer 0.5 s later")
+    }
+
     func test_handle_ignoresLatency() {
         let emulator = FirebaseEmulator()
         emulator.latency = 1.5
