@@ -45,12 +45,13 @@ struct CrashReport: Equatable {
             if line.hasPrefix("Thread ") { threads.append((line.hasSuffix("crashed:"), [])); continue }
             if !threads.isEmpty, let frame = Self.frame(String(line)) { threads[threads.count - 1].frames.append(frame) }
         }
-        isSyncOnItsOwnQueue = threads.first(where: \.crashed)?.frames.first?.function == "__DISPATCH_WAIT_FOR_QUEUE__"
-        isIsolationAssumption = threads.first(where: \.crashed)?.frames.contains { frame in
+        let crashedFrames = threads.first(where: \.crashed)?.frames
+        isSyncOnItsOwnQueue = crashedFrames?.first?.function == "__DISPATCH_WAIT_FOR_QUEUE__"
+        isIsolationAssumption = crashedFrames?.contains { frame in
             ["swift_task_isCurrentExecutor", "_swift_task_checkIsolated", "dispatch_assert_queue", "_dispatch_assert_queue_fail"]
                 .contains { frame.function.hasPrefix($0) }
         } ?? false
-        guard let frames = threads.first(where: \.crashed)?.frames,
+        guard let frames = crashedFrames,
               let mine = frames.firstIndex(where: { $0.place.hasPrefix("Exercises/") }) else { return }
         function = frames[mine].function
         place = frames[mine].place
