@@ -195,21 +195,14 @@ class Lesson4TestCase: LabTestCase {
         return nsError.domain == NSURLErrorDomain && nsError.code == URLError.Code.cancelled.rawValue
     }
 
-    /// The URLError `error` is, or was caused by (`NSUnderlyingErrorKey`, as `Data(contentsOf:)` wraps a failed
-    /// download in a CocoaError), or nil.
+    /// The URLError `error` is, or holds — as an underlying error (`Data(contentsOf:)` wraps a failed download in a
+    /// CocoaError), or inside a Result or an error enum of the learner's own (`holdsError`) — or nil.
     static func urlError(in error: Error?) -> URLError? {
-        var next = error
-        for _ in 0..<5 {
-            guard let current = next else { return nil }
-            if let urlError = current as? URLError { return urlError }
-            let nsError = current as NSError
-            if nsError.domain == NSURLErrorDomain {
-                let code: URLError.Code? = URLError.Code(rawValue: nsError.code)  // failable on Linux only
-                return URLError(code ?? .unknown)
-            }
-            next = nsError.userInfo[NSUnderlyingErrorKey] as? Error
-        }
-        return nil
+        guard let error = error,
+              let found = holdsError(error, where: { ($0 as NSError).domain == NSURLErrorDomain }) else { return nil }
+        if let urlError = found as? URLError { return urlError }
+        let code: URLError.Code? = URLError.Code(rawValue: (found as NSError).code)  // failable on Linux only
+        return URLError(code ?? .unknown)
     }
 
     /// Waits (briefly) until the emulator session's queue has run everything queued so far, then runs the main queue.
