@@ -74,6 +74,12 @@ final class NewestPageTests: PagesTestCase {
             \(exercise.function)(count: 5) gave \(Self.positions(page)); expected the newest 5, #51…#55: \
             limitToLast=<count>, not a fixed 20. See \(exercise.reference).
             """)
+        let more = try requirePage(try newestPage(count: 30), exercise)
+        XCTAssertEqual(Set(more.map(\.key)), Set(try Self.messages(26...55).map(\.key)), """
+            \(exercise.function)(count: 30) gave \(Self.positions(more)); expected the newest 30, #26…#55: a count above \
+            20 is the caller's to choose (a taller screen) — pass it on as limitToLast=<count>, unclamped. \
+            See \(exercise.reference).
+            """)
     }
 
     func test_newestPage_emptyThread_isEmpty() throws {
