@@ -102,6 +102,7 @@ public struct LessonRun {
         defer { if Self.recordsTimes { schedule.learn(from: log, keepingIn: timesFile) } }
         var stuckExercises = Set<String>()  // exercises with a test stopped for time: the rest get `timeLimitAfterStop`
         var runAgain = Set<String>()  // tests whose process ended without a word (`endedWithoutReport`)
+        var ranAfterLeftovers = Set<String>()  // tests whose process ended between two tests (`endedBetweenTests`)
         // At most one round per test, and one more per test run again.
         for _ in 0...(2 * missing.count) where !missing.isEmpty {
             let stuck = missing.filter { stuckExercises.contains($0.value.exercise.section) }
@@ -118,6 +119,7 @@ public struct LessonRun {
                                                      environment: environment,
                                                      removing: removedEnvironment, timeLimit: limit, sandbox: sandbox,
                                                      width: stuck.isEmpty ? width : min(max(width, groups.count), 32))
+            let asked = missing
             for (tests, round) in rounds {
                 log += round.output
                 forged += round.forged
@@ -137,6 +139,17 @@ public struct LessonRun {
                 // charged (a learner's `exit()` then costs one more process, not its verdict).
                 if let culprit = culprit, round.killed == nil, Self.endedWithoutReport(output: round.output),
                    runAgain.insert(culprit).inserted {
+                    continue
+                }
+                // Ended after one test reported and before the next started: work a test left running (most likely
+                // the last one's) ended it. That test is charged if it passed; the tests that never ran run again, once.
+                if culprit == nil, let last = Self.endedBetweenTests(round, unreported: unreported),
+                   unreported.isDisjoint(with: ranAfterLeftovers) {
+                    ranAfterLeftovers.formUnion(unreported)
+                    if let index = results.firstIndex(where: { $0.classAndName == last && $0.outcome == .passed }),
+                       let (lesson, exercise) = asked[last] {
+                        results[index] = endedAfterPassing(last, lesson: lesson, exercise: exercise, round: round)
+                    }
                     continue
                 }
                 // No culprit: the process ended before a test it was given started, or after they all had (its
@@ -215,6 +228,19 @@ public struct LessonRun {
                           stubs: result.stubs ?? [], place: catalog.declarationPlaces[result.classAndName])
     }
 
+    /// The result of a test that passed, after which its process crashed or ended before the next test started.
+    private func endedAfterPassing(_ key: String, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise,
+                                   round: TestRound) -> TestResult {
+        let parts = key.split(separator: "/").map(String.init)
+        let how = round.status > 128
+            ? "crashed\(Self.crashExplanation(output: round.output, status: round.status))"
+            : "ended (exit status \(round.status)): a call to exit()?"
+        let message = "this test passed, but then, before the next test started, the test process \(how) Work your code left running after the function returned (a completion called late, a `Task`, a timer, a request sent again) is still your code: it must not end the program. (The tests after it ran again without it.) See LESSONS.md §\(exercise.section)."
+        return TestResult(name: parts.last ?? key, testClass: parts.first ?? "", testModule: "\(lesson.name)Tests",
+                          outcome: .failed, message: DiagnosisLine.shape(message), lesson: lesson, exercise: exercise,
+                          place: catalog.declarationPlaces[key])
+    }
+
     /// The result of a test that did not report: its process was stopped, crashed or exited while it ran, or ended
     /// before it (`started` false).
     private func stopped(_ key: String, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise,
@@ -262,6 +288,14 @@ extension LessonRun {
         default:
             return " (\(named), with no crash report): your code stopped the program — \(fault)"
         }
+    }
+
+    /// The test after whose result a round's process ended, before the next of its tests started: the last test it
+    /// started had reported, others had not, and nothing stopped it for time. Nil otherwise.
+    static func endedBetweenTests(_ round: TestRound, unreported: Set<String>) -> String? {
+        guard round.killed == nil, !unreported.isEmpty, let last = round.lastStarted,
+              round.verified[last] != nil, !unreported.contains(last) else { return nil }
+        return last
     }
 
     /// Whether a process's output holds neither Swift's crash report nor its "Fatal error" line: what a kill from
