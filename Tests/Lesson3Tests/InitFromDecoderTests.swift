@@ -145,15 +145,12 @@ final class InitFromDecoderTests: Lesson3TestCase {
                                    ("lesson3/thread-message-without-sender.json", "under a push ID", "sender")] {
             let (data, json) = try fixture(path)
             guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
-                throw fail("""
-                    init(from:) did not return within 2 s decoding Fixtures/\(path), where a message \(place) has \
-                    no "\(key)": it is stuck in a loop. \(path.contains("array") ? """
-                        A loop over an unkeyed container (`while !list.isAtEnd`) whose `try? list.decode(Message.self)` \
-                        fails never ends: a decode that throws does not move the container past that element. Let the \
-                        error reach the caller (`try`), or decode the whole array as [Message].
-                        """ : "Let an error in a message reach the caller (`try`) instead of trying the same message again.") \
-                    See LESSONS.md §3.3.
-                    """)
+                throw fail(Self.notReturned(decoding: "Fixtures/\(path), where a message \(place) has no \"\(key)\"",
+                                            loopHint: path.contains("array") ? """
+                    A loop over an unkeyed container (`while !list.isAtEnd`) whose `try? list.decode(Message.self)` \
+                    fails never ends: a decode that throws does not move the container past that element. Let the \
+                    error reach the caller (`try`), or decode the whole array as [Message].
+                    """ : "Let an error in a message reach the caller (`try`) instead of trying the same message again."))
             }
             guard case .success(let thread) = result else {
                 continue  // any error: the caller learns that this data is bad (a stub's NotImplemented is "not started")

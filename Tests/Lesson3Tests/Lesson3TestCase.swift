@@ -48,15 +48,52 @@ class Lesson3TestCase: LabTestCase {
     static func attemptDecoding(_ data: Data, within seconds: TimeInterval) -> (result: Result<MessageThread, Error>, log: DecoderLog)? {
         final class Outcome: @unchecked Sendable {
             var value: (result: Result<MessageThread, Error>, log: DecoderLog)?
+            var thread: pthread_t?
         }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
         Thread {
+            outcome.thread = pthread_self()
             outcome.value = attemptDecoding(data)
             done.signal()
         }.start()
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        guard done.wait(timeout: .now() + seconds) == .success else {
+            stuckThreadCPUSeconds = outcome.thread.flatMap(cpuSeconds)
+            return nil
+        }
         return outcome.value
+    }
+
+    /// The CPU time used by the thread of the last `attemptDecoding(_:within:)` that did not return (nil: unknown):
+    /// a loop burns it, a thread that waits (a `DispatchQueue.main.sync`, a semaphore) does not.
+    static var stuckThreadCPUSeconds: Double?
+
+    /// The CPU time `thread` has used, where the platform tells it (Linux).
+    static func cpuSeconds(of thread: pthread_t) -> Double? {
+        #if os(Linux)
+        var clock = clockid_t()
+        guard pthread_getcpuclockid(thread, &clock) == 0 else { return nil }
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return nil }
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        #else
+        return nil
+        #endif
+    }
+
+    /// Why init(from:) did not return within 2 s decoding `source`: waiting, when its thread used almost no CPU in
+    /// that time; otherwise stuck in a loop, with `loopHint`.
+    static func notReturned(decoding source: String, loopHint: String) -> String {
+        if let cpu = stuckThreadCPUSeconds, cpu < 0.05 {
+            return """
+                init(from:) did not return within 2 s decoding \(source), and its thread used \(String(format: "%.3f", cpu)) s \
+                of CPU in that time: it is not looping but waiting for something that does not come — a \
+                `DispatchQueue.main.sync` (here the main thread was waiting for init(from:) to return; in an app that \
+                decodes on the main thread, `main.sync` traps), a semaphore's `wait()`, a lock held elsewhere. Do the \
+                work in init(from:) itself, before it returns: sorting needs no other queue. See LESSONS.md §3.3.
+                """
+        }
+        return "init(from:) did not return within 2 s decoding \(source): it is stuck in a loop. \(loopHint) See LESSONS.md §3.3."
     }
 
     /// A thread read from `Fixtures/<path>` with the learner's init(from:), the fixture's JSON and what init(from:)
@@ -66,11 +103,10 @@ class Lesson3TestCase: LabTestCase {
         guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
             let times = Self.referenceMessages(json).map(\.timestamp)
             let shared = Set(times).count < times.count
-            throw fail("""
-                init(from:) did not return within 2 s decoding Fixtures/\(path): it is stuck in a loop.\
-                \(shared ? " Some of its messages share a timestamp: a hand-written sort that swaps two messages when their timestamps are equal (`>=` where `>` belongs) swaps them back and forth for ever — or use `sorted(by:)`." : " A `while` whose condition never changes: does every pass move on? An unkeyed container moves only when a decode succeeds — and only itself: containers are values, so a helper that takes one as a parameter moves its own copy (pass it `inout`).") \
-                See LESSONS.md §3.3.
-                """, file: file, line: line)
+            throw fail(Self.notReturned(decoding: "Fixtures/\(path)", loopHint: shared
+                ? "Some of its messages share a timestamp: a hand-written sort that swaps two messages when their timestamps are equal (`>=` where `>` belongs) swaps them back and forth for ever — or use `sorted(by:)`."
+                : "A `while` whose condition never changes: does every pass move on? An unkeyed container moves only when a decode succeeds — and only itself: containers are values, so a helper that takes one as a parameter moves its own copy (pass it `inout`)."),
+                file: file, line: line)
         }
         switch result {
         case .success(let thread):
