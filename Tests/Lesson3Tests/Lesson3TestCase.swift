@@ -168,6 +168,8 @@ class Lesson3TestCase: LabTestCase {
                 // A nested container has no "IfPresent": ask whether the key is there first.
                 let cure = call?.description.contains("nestedContainer") == true || call?.description.contains("nestedUnkeyedContainer") == true
                     ? "so open the nested container only when `container.contains(.messages)` (no key: no messages), or read them with `decodeIfPresent` and make nil an empty list"
+                    : call.map { $0.method == "decode" && $0.type.hasPrefix("Optional<") } == true
+                    ? "and asking `decode` for an Optional type does not make the key optional (it only lets the value be null): read messages with `decodeIfPresent`, and make nil an empty list"
                     : "so read messages with `decodeIfPresent`, and make nil an empty list"
                 return """
                     \(asked) throws keyNotFound when the key is missing, decoding \(source)\(location): this thread has \
