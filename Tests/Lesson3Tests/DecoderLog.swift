@@ -29,6 +29,9 @@ final class DecoderLog: @unchecked Sendable {
     /// The containers asked of the thread's decoder: `keyed`, `unkeyed`, `singleValue`.
     private(set) var containers: [String] = []
     private(set) var calls: [Call] = []
+    /// The thread's `messages` the moment its init(from:) returned (recorded on the decoding thread): work it left
+    /// running on another thread may reorder them before the test looks.
+    var messagesAtReturn: Any?
 
     func container(_ kind: String) { containers.append(kind) }
 
@@ -45,9 +48,11 @@ final class DecoderLog: @unchecked Sendable {
         }
     }
 
-    /// The number of elements of `value` when it is a collection, or an optional one that is not nil.
+    /// The number of elements of `value` when it is a collection, or an optional one that is not nil; for a keyed
+    /// container, the number of keys its `allKeys` lists.
     private static func count(of value: Any) -> Int? {
         if let collection = value as? any Collection { return collection.count }
+        if let container = value as? KeyCounting { return container.keyCount }
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional, let wrapped = mirror.children.first?.value {
             return (wrapped as? any Collection)?.count
@@ -64,6 +69,25 @@ final class DecoderLog: @unchecked Sendable {
 
     /// The calls whose error the real decoder threw (when init(from:) then returned, something swallowed them).
     var callsThatThrew: [Call] { calls.filter { $0.error != nil } }
+}
+
+/// A keyed container's number of keys, as its `allKeys` lists them: only those its key type can make from a string
+/// (an enum such as CodingKeys knows only its own cases).
+protocol KeyCounting {
+    var keyCount: Int { get }
+}
+
+extension KeyedDecodingContainer: KeyCounting {
+    var keyCount: Int { allKeys.count }
+}
+
+/// The key `superDecoder()` reads: "super".
+struct SuperKey: CodingKey {
+    var stringValue: String { "super" }
+    var intValue: Int? { nil }
+    init() {}
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
 }
 
 /// A `Decoder` that forwards to `base` and records in `log` what the thread's `init(from:)` asks of it.
@@ -166,12 +190,12 @@ struct SpyKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try log.run("nestedContainer", key) { try base.nestedContainer(keyedBy: type, forKey: key) }
+        try log.run("nestedContainer", key, "\(type)") { try base.nestedContainer(keyedBy: type, forKey: key) }
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer {
         try log.run("nestedUnkeyedContainer", key) { try base.nestedUnkeyedContainer(forKey: key) }
     }
-    func superDecoder() throws -> Decoder { try base.superDecoder() }
+    func superDecoder() throws -> Decoder { try log.run("superDecoder()", SuperKey()) { try base.superDecoder() } }
     func superDecoder(forKey key: Key) throws -> Decoder {
         try log.run("superDecoder", key) { try base.superDecoder(forKey: key) }
     }

@@ -82,6 +82,10 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         let one = MessageThread(title: "Just one", identifier: "8F0A2C4E-6B1D-4E3F-A5C7-9D2B4F6A8C01",
                                 messages: [thread.messages[1]])
         try assertWrittenMessages(try encodedObject(one)["messages"], of: one)
+        // A message in the thread twice, equal in every field (a POST tried again): two messages, both written.
+        let twice = MessageThread(title: "Sent twice", identifier: "3C5E7A91-2B4D-4F6A-8E0C-1D3F5B7A9C42",
+                                  messages: [thread.messages[0], thread.messages[1], thread.messages[1], thread.messages[2]])
+        try assertWrittenMessages(try encodedObject(twice)["messages"], of: twice)
     }
 
     func test_encodeTo_newThread_writesNoMessagesOrAnEmptyList() throws {
@@ -192,6 +196,31 @@ final class EncodeToEncoderTests: Lesson3TestCase {
             throw fail("encode(to:) wrote messages as \(Self.shortJSON(written)); expected an array of the thread's messages. See LESSONS.md §3.4.", file: file, line: line)
         }
         guard list != expected else { return }
+        if list.count == 1, let inner = list[0].arrayValue, inner == expected {
+            throw fail("""
+                encode(to:) wrote the messages one level too deep: a list holding the list ([[…]]: Firebase would \
+                store them at messages/0/0, messages/0/1, …). The whole array went into a nested unkeyed container \
+                for "messages". Encode the array itself for "messages" — or, in the nested container, each message \
+                on its own. See LESSONS.md §3.4.
+                """, file: file, line: line)
+        }
+        // Each message is its own, even one equal in every field to another (a request tried again stores it twice).
+        var unmatched = list
+        let dropped = expected.filter { want in
+            guard let index = unmatched.firstIndex(of: want) else { return true }
+            unmatched.remove(at: index)
+            return false
+        }
+        if list.count < expected.count, unmatched.isEmpty, !dropped.isEmpty, dropped.allSatisfy({ list.contains($0) }) {
+            let twin = dropped[0]
+            throw fail("""
+                encode(to:) wrote \(list.count) message(s); the thread has \(expected.count). It left out a message \
+                equal in every field to one it wrote (\(twin["sender"].stringValue ?? "?")'s \
+                \((twin["text"].stringValue ?? "").debugDescription), in the thread twice — a request tried again \
+                stores a message twice, and init(from:) keeps both). Write every message the thread holds, as it is: \
+                no `contains` check, no Set. See LESSONS.md §3.4.
+                """, file: file, line: line)
+        }
         guard list.count == expected.count else {
             throw fail("encode(to:) wrote \(list.count) message(s); the thread has \(expected.count): \(Self.shortJSON(written)). Write every message the thread holds. See LESSONS.md §3.4.", file: file, line: line)
         }

@@ -69,8 +69,10 @@ final class InitFromDecoderTests: Lesson3TestCase {
     func test_initFrom_keepsMessagesThatShareATimestamp_oldestFirst() throws {
         let path = "lesson3/thread-shared-timestamp.json"
         let (thread, json, log) = try decodeThread(path)
+        // As init(from:) returned them (work it left running may reorder them later).
+        let messages = log.messagesAtReturn as? [MessageThread.Message] ?? thread.messages
         let expected = Self.referenceMessages(json)
-        var unmatched = thread.messages
+        var unmatched = messages
         let dropped = expected.filter { want in
             guard let index = unmatched.firstIndex(of: want) else { return true }
             unmatched.remove(at: index)
@@ -78,11 +80,11 @@ final class InitFromDecoderTests: Lesson3TestCase {
         }
         let shared = Dictionary(grouping: expected, by: \.timestamp).values.filter { $0.count > 1 }.flatMap { $0 }
         let source = "Fixtures/\(path) (three of its six messages share a timestamp, to the microsecond: an app stamped a batch with one Date(); and Ada's reply is in the list twice, equal in every field: her app appended it again when a request was tried again)"
-        if !dropped.isEmpty, unmatched.isEmpty, dropped.allSatisfy({ want in thread.messages.contains(want) }),
-           Set(expected.filter { shared.contains($0) }.map(\.text)).isSubset(of: Set(thread.messages.map(\.text))) {
+        if !dropped.isEmpty, unmatched.isEmpty, dropped.allSatisfy({ want in messages.contains(want) }),
+           Set(expected.filter { shared.contains($0) }.map(\.text)).isSubset(of: Set(messages.map(\.text))) {
             // Only messages equal in every field to one it kept are missing: the batch that shares a time is whole.
             throw fail("""
-                init(from:) read \(thread.messages.count) message(s) from \(source); the JSON holds \(expected.count). \
+                init(from:) read \(messages.count) message(s) from \(source); the JSON holds \(expected.count). \
                 It dropped \(dropped.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: " and ")), \
                 equal in every field to a message it kept: messages were de-duplicated (a `contains` check, a Set). \
                 Each child of `messages` is its own message, stored twice if it was sent twice: keep every one, even \
@@ -91,7 +93,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
         }
         if !dropped.isEmpty, unmatched.isEmpty, dropped.allSatisfy({ want in shared.contains(want) }) {
             throw fail("""
-                init(from:) read \(thread.messages.count) message(s) from \(source); the JSON holds \(expected.count). \
+                init(from:) read \(messages.count) message(s) from \(source); the JSON holds \(expected.count). \
                 It dropped \(dropped.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: " and ")), \
                 which share a timestamp with a message it kept: messages were keyed (a dictionary by timestamp) or \
                 de-duplicated by their time. Two messages may be sent at the same time: keep every child of `messages`, \
@@ -99,12 +101,12 @@ final class InitFromDecoderTests: Lesson3TestCase {
                 """)
         }
         guard dropped.isEmpty, unmatched.isEmpty else {
-            try assertMessages(thread.messages, of: json, source: source, log: log, checkingOrder: false)
+            try assertMessages(messages, of: json, source: source, log: log, checkingOrder: false)
             throw fail("init(from:) read messages from \(source) that the JSON does not hold: \(unmatched.map(Self.describe)). See LESSONS.md §3.3.")
         }
-        let times = thread.messages.map(\.timestamp)
+        let times = messages.map(\.timestamp)
         XCTAssertEqual(times, times.sorted(), """
-            init(from:) read the messages of \(source) out of order: \(thread.messages.map { $0.text.debugDescription }). \
+            init(from:) read the messages of \(source) out of order: \(messages.map { $0.text.debugDescription }). \
             Sort them by timestamp, oldest first (the three that share one may come in any order). See LESSONS.md §3.3.
             """)
     }
@@ -143,20 +145,35 @@ final class InitFromDecoderTests: Lesson3TestCase {
                                    ("lesson3/thread-message-without-sender.json", "under a push ID", "sender")] {
             let (data, json) = try fixture(path)
             guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
-                throw fail("""
-                    init(from:) did not return within 2 s decoding Fixtures/\(path), where a message \(place) has \
-                    no "\(key)": it is stuck in a loop. \(path.contains("array") ? """
-                        A loop over an unkeyed container (`while !list.isAtEnd`) whose `try? list.decode(Message.self)` \
-                        fails never ends: a decode that throws does not move the container past that element. Let the \
-                        error reach the caller (`try`), or decode the whole array as [Message].
-                        """ : "Let an error in a message reach the caller (`try`) instead of trying the same message again.") \
-                    See LESSONS.md §3.3.
-                    """)
+                throw fail(Self.notReturned(decoding: "Fixtures/\(path), where a message \(place) has no \"\(key)\"",
+                                            loopHint: path.contains("array") ? """
+                    A loop over an unkeyed container (`while !list.isAtEnd`) whose `try? list.decode(Message.self)` \
+                    fails never ends: a decode that throws does not move the container past that element. Let the \
+                    error reach the caller (`try`), or decode the whole array as [Message].
+                    """ : "Let an error in a message reach the caller (`try`) instead of trying the same message again."))
             }
             guard case .success(let thread) = result else {
                 continue  // any error: the caller learns that this data is bad (a stub's NotImplemented is "not started")
             }
-            let swallowed = log.callsThatThrew.compactMap { call in call.error.map { "\(call.description) threw \(Self.summary($0))" } }
+            // A typeMismatch at `messages` itself is a shape that did not match (the next attempt is the right one);
+            // any other error is the broken message's, and whatever carried on swallowed it.
+            let swallowedCalls = log.callsThatThrew.filter { call in
+                if case DecodingError.typeMismatch(_, let context)? = call.error, context.codingPath.count <= 1 { return false }
+                return true
+            }
+            let swallowed = swallowedCalls.compactMap { call in call.error.map { "\(call.description) threw \(Self.summary($0))" } }
+            // A catch for the keyNotFound of a new thread (no `messages`) that caught a message's missing field.
+            let caughtKeyNotFound = swallowedCalls.lazy.compactMap { call -> String? in
+                // With `decode` (not decodeIfPresent), a missing `messages` is a keyNotFound too: the catch was meant for it.
+                guard call.method == "decode", case DecodingError.keyNotFound(let missing, _)? = call.error,
+                      missing.stringValue != "messages" else { return nil }
+                return """
+                     That error is a keyNotFound for "\(missing.stringValue)", inside a message — not for "messages": \
+                    a `catch DecodingError.keyNotFound` (or a `try?`) meant for a new thread catches it too. Catch only \
+                    the missing `messages` key (`catch DecodingError.keyNotFound(let key, _) where key.stringValue == \
+                    "messages"`), or read them with `decodeIfPresent`.
+                    """
+            }.first ?? ""
             // The message without the key, kept with a value init(from:) made up (a `?? Date()`, a `?? "Anonymous"`).
             let children = json["messages"].objectValue.map { Array($0.values) } ?? json["messages"].arrayValue ?? []
             let madeUp = children.filter { $0[key].isNull }.compactMap { $0["text"].stringValue }
@@ -165,7 +182,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
                 Fixtures/\(path) has a message without "\(key)" \(place.trimmingCharacters(in: [","])) (bad data from a buggy client); \
                 init(from:) should throw, as Message's own Decodable does, but it returned a thread with \
                 \(thread.messages.count) message(s)\(swallowed.isEmpty ? "" : ": \(swallowed.joined(separator: "; ")), and init(from:) carried on — a `try?` (or a `catch`) swallowed the error")\
-                \(madeUp.map { ", among them the one without a \(key) (\($0.debugDescription)) with a \(key) init(from:) made up" } ?? ""). \
+                \(madeUp.map { ", among them the one without a \(key) (\($0.debugDescription)) with a \(key) init(from:) made up" } ?? "").\(swallowed.isEmpty ? "" : caughtKeyNotFound) \
                 Let an error in the messages reach the caller, whatever their shape: only a missing `messages` key \
                 means no messages. See LESSONS.md §3.3.
                 """)
@@ -174,7 +191,8 @@ final class InitFromDecoderTests: Lesson3TestCase {
 
     func test_initFrom_decodesAWholeDatabase_everyShapeOfThread() throws {
         let path = "lesson3/message-board.json"
-        let (threads, json) = try decode([String: MessageThread].self, fixture: path, threadDepth: 1)
+        let (returned, json) = try decode([String: ReturnedThread].self, fixture: path, threadDepth: 1)
+        let threads = returned.mapValues(\.thread)
         guard let database = json.objectValue else { throw fail("setup: Fixtures/\(path) is not a JSON object.") }
         XCTAssertEqual(threads.keys.sorted(), database.keys.sorted(), "Decoding Fixtures/\(path) as [String: MessageThread] should give one thread per key. See LESSONS.md §3.3.")
         for (key, threadJSON) in database.sorted(by: { $0.key < $1.key }) {
@@ -190,7 +208,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
                     PUT or POST to any other spelling writes somewhere else. See LESSONS.md §3.3.
                     """)
             }
-            try assertMessages(thread.messages, of: threadJSON, source: source, log: nil)
+            try assertMessages(returned[key]?.messages ?? thread.messages, of: threadJSON, source: source, log: nil)
         }
     }
 
@@ -213,6 +231,27 @@ final class InitFromDecoderTests: Lesson3TestCase {
                 its keyNotFound names "\(other.stringValue)", a key this thread has: the error names the wrong key (one \
                 thrown by hand, copied from the one for "\(other.stringValue)"?). The caller learns from it which key \
                 is missing. See LESSONS.md §3.3.
+                """, file: file, line: line)
+        case .failure(DecodingError.dataCorrupted(let context)) where json[key].isNull && context.underlyingError == nil:
+            // A dataCorrupted of its own: thrown by hand for the missing key, or in place of the keyNotFound it caught.
+            if let wrapped = log.calls(forKey: key).first(where: { call in
+                if case DecodingError.keyNotFound? = call.error { return true } else { return false }
+            }) {
+                throw fail("""
+                    Fixtures/\(path) has no "\(key)"; init(from:) should throw DecodingError.keyNotFound for "\(key)", \
+                    but it threw a new DecodingError.dataCorrupted ("\(oneLine(context.debugDescription))") in place of \
+                    the keyNotFound for "\(key)" that \(wrapped.description) threw: a catch that wraps every error loses \
+                    what the caller needs to know, which key is missing. Let a DecodingError through as it is \
+                    (`catch let error as DecodingError { throw error }`). See LESSONS.md §3.3.
+                    """, file: file, line: line)
+            }
+            throw fail("""
+                Fixtures/\(path) has no "\(key)"; init(from:) should throw DecodingError.keyNotFound for "\(key)", \
+                but it threw DecodingError.dataCorrupted\(Self.describe(context.codingPath)) \
+                ("\(oneLine(context.debugDescription))"): dataCorrupted says a value is there but cannot be read. A \
+                missing key is keyNotFound — `decode` throws it for you, naming the key (by hand: \
+                `DecodingError.keyNotFound(CodingKeys.\(key), …)`, not `dataCorruptedError(forKey:in:…)`). \
+                See LESSONS.md §3.3.
                 """, file: file, line: line)
         case .failure(let error as DecodingError):
             throw fail("""

@@ -48,15 +48,52 @@ class Lesson3TestCase: LabTestCase {
     static func attemptDecoding(_ data: Data, within seconds: TimeInterval) -> (result: Result<MessageThread, Error>, log: DecoderLog)? {
         final class Outcome: @unchecked Sendable {
             var value: (result: Result<MessageThread, Error>, log: DecoderLog)?
+            var thread: pthread_t?
         }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
         Thread {
+            outcome.thread = pthread_self()
             outcome.value = attemptDecoding(data)
             done.signal()
         }.start()
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        guard done.wait(timeout: .now() + seconds) == .success else {
+            stuckThreadCPUSeconds = outcome.thread.flatMap(cpuSeconds)
+            return nil
+        }
         return outcome.value
+    }
+
+    /// The CPU time used by the thread of the last `attemptDecoding(_:within:)` that did not return (nil: unknown):
+    /// a loop burns it, a thread that waits (a `DispatchQueue.main.sync`, a semaphore) does not.
+    static var stuckThreadCPUSeconds: Double?
+
+    /// The CPU time `thread` has used, where the platform tells it (Linux).
+    static func cpuSeconds(of thread: pthread_t) -> Double? {
+        #if os(Linux)
+        var clock = clockid_t()
+        guard pthread_getcpuclockid(thread, &clock) == 0 else { return nil }
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return nil }
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        #else
+        return nil
+        #endif
+    }
+
+    /// Why init(from:) did not return within 2 s decoding `source`: waiting, when its thread used almost no CPU in
+    /// that time; otherwise stuck in a loop, with `loopHint`.
+    static func notReturned(decoding source: String, loopHint: String) -> String {
+        if let cpu = stuckThreadCPUSeconds, cpu < 0.05 {
+            return """
+                init(from:) did not return within 2 s decoding \(source), and its thread used \(String(format: "%.3f", cpu)) s \
+                of CPU in that time: it is not looping but waiting for something that does not come — a \
+                `DispatchQueue.main.sync` (here the main thread was waiting for init(from:) to return; in an app that \
+                decodes on the main thread, `main.sync` traps), a semaphore's `wait()`, a lock held elsewhere. Do the \
+                work in init(from:) itself, before it returns: sorting needs no other queue. See LESSONS.md §3.3.
+                """
+        }
+        return "init(from:) did not return within 2 s decoding \(source): it is stuck in a loop. \(loopHint) See LESSONS.md §3.3."
     }
 
     /// A thread read from `Fixtures/<path>` with the learner's init(from:), the fixture's JSON and what init(from:)
@@ -66,11 +103,10 @@ class Lesson3TestCase: LabTestCase {
         guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
             let times = Self.referenceMessages(json).map(\.timestamp)
             let shared = Set(times).count < times.count
-            throw fail("""
-                init(from:) did not return within 2 s decoding Fixtures/\(path): it is stuck in a loop.\
-                \(shared ? " Some of its messages share a timestamp: a hand-written sort that swaps two messages when their timestamps are equal (`>=` where `>` belongs) swaps them back and forth for ever — or use `sorted(by:)`." : " A `while` whose condition never changes: does every pass move on (an unkeyed container moves only when a decode succeeds)?") \
-                See LESSONS.md §3.3.
-                """, file: file, line: line)
+            throw fail(Self.notReturned(decoding: "Fixtures/\(path)", loopHint: shared
+                ? "Some of its messages share a timestamp: a hand-written sort that swaps two messages when their timestamps are equal (`>=` where `>` belongs) swaps them back and forth for ever — or use `sorted(by:)`."
+                : "A `while` whose condition never changes: does every pass move on? An unkeyed container moves only when a decode succeeds — and only itself: containers are values, so a helper that takes one as a parameter moves its own copy (pass it `inout`)."),
+                file: file, line: line)
         }
         switch result {
         case .success(let thread):
@@ -132,6 +168,8 @@ class Lesson3TestCase: LabTestCase {
                 // A nested container has no "IfPresent": ask whether the key is there first.
                 let cure = call?.description.contains("nestedContainer") == true || call?.description.contains("nestedUnkeyedContainer") == true
                     ? "so open the nested container only when `container.contains(.messages)` (no key: no messages), or read them with `decodeIfPresent` and make nil an empty list"
+                    : call.map { $0.method == "decode" && $0.type.hasPrefix("Optional<") } == true
+                    ? "and asking `decode` for an Optional type does not make the key optional (it only lets the value be null): read messages with `decodeIfPresent`, and make nil an empty list"
                     : "so read messages with `decodeIfPresent`, and make nil an empty list"
                 return """
                     \(asked) throws keyNotFound when the key is missing, decoding \(source)\(location): this thread has \
@@ -365,6 +403,11 @@ class Lesson3TestCase: LabTestCase {
                         checkingOrder: Bool = true, thread: MessageThread? = nil,
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let reference = "See LESSONS.md §3.3."
+        // The messages as init(from:) returned them, not as they are now: a sort it left running on another thread
+        // (a `DispatchQueue.global().async`, a `Task.detached`) may have finished before this test looks. That only
+        // narrows the race: the worker its enqueue wakes may still run first, so such a mistake is caught most runs,
+        // not every run (none is in the catalog for that reason). Work left on the main queue is caught every run.
+        let actual = thread != nil ? (log?.messagesAtReturn as? [MessageThread.Message] ?? actual) : actual
         let expected = Self.referenceMessages(json)
         let shape: String
         switch json["messages"] {
@@ -377,7 +420,32 @@ class Lesson3TestCase: LabTestCase {
         }
         guard actual.count == expected.count else {
             var cause = ""
-            if actual.isEmpty, let log = log {
+            // A nested container over `messages` whose allKeys lists fewer keys than the object has: its key type
+            // could not make the others from their strings (an enum such as CodingKeys knows only its own cases).
+            let unlisted = log?.calls(forKey: "messages").lazy.compactMap { call -> String? in
+                guard call.method == "nestedContainer", call.error == nil, let listed = call.count,
+                      let object = json["messages"].objectValue, listed < object.count else { return nil }
+                let why = call.type == "CodingKeys"
+                    ? ": CodingKeys is an enum, and knows only its own cases (title, identifier, messages) — no push ID"
+                    : " (an enum of keys knows only its own cases; a struct's init?(stringValue:) may refuse some)"
+                return """
+                     init(from:) walked `messages` with \(call.description), whose allKeys listed \(listed) of its \
+                    \(object.count) keys: a keyed container lists only the keys its key type can make from a string, \
+                    and `\(call.type)(stringValue:)` gave nil for the others\(why). \
+                    Walk keys you cannot name in advance with a CodingKey struct whose `init?(stringValue:)` accepts \
+                    every string — or decode the object as [String: Message].
+                    """
+            }.first
+            if let unlisted = unlisted {
+                cause = unlisted
+            } else if actual.isEmpty, let log = log, log.calls.contains(where: { $0.method == "superDecoder()" }),
+                      !log.keysAskedFor.contains("messages") {
+                cause = """
+                     init(from:) read its messages through `container.superDecoder()`, which reads the key "super" — \
+                    no thread has one, so it found nothing there. `superDecoder(forKey: .messages)` reads the key \
+                    "messages" (or decode them from the container itself).
+                    """
+            } else if actual.isEmpty, let log = log {
                 if !log.keysAskedFor.contains("messages") {
                     let others = log.keysAskedFor.filter { !["title", "identifier"].contains($0) }
                     cause = """
@@ -472,10 +540,25 @@ class Lesson3TestCase: LabTestCase {
                         about 7 significant digits (this timestamp has 15). Read it as a Date (or a Double): let \
                         Message's own Decodable read each message.
                         """
+                } else if got.text == want.text, got.sender == want.sender, shift != 0, abs(shift) < 0.00001 {
+                    cause = """
+                        The timestamp is off by \(shift) s, in its last digits: it went through a conversion that is \
+                        not exact — a Decimal (its doubleValue is not always the nearest Double), a String, or \
+                        arithmetic on the seconds. Read it as a Date (or a Double) and keep the value the decoder \
+                        gives: let Message's own Decodable read each message.
+                        """
                 } else if got.text == want.text, got.sender == want.sender, shift != 0, abs(shift) < 3600 {
                     cause = """
                         The timestamp is off by \(String(format: "%.6f", shift)) s: it lost digits on the way (rounded, or \
                         read as a smaller type). Read it as a Date: let Message's own Decodable read each message.
+                        """
+                }
+                if actual.count > 1, actual.allSatisfy({ $0 == actual[0] }) {
+                    cause = """
+                        Every message it read is the same one, \(actual.count) times over: a container that starts \
+                        over — an unkeyed container opened again on each pass, or a copy of one — reads the first \
+                        element every time. Open the nested container once and decode from it until `isAtEnd` (or \
+                        decode the whole array as [Message]).
                         """
                 }
                 throw fail("""
@@ -510,7 +593,7 @@ class Lesson3TestCase: LabTestCase {
         if sortedLater {
             cause = """
                 They were sorted after init(from:) had returned, by work it left on a queue (a \
-                `DispatchQueue.main.async`): whoever decodes a thread uses it as soon as the decoder returns. Sort \
+                `DispatchQueue.main.async`, a `Task`): whoever decodes a thread uses it as soon as the decoder returns. Sort \
                 them in init(from:) itself, before it returns.
                 """
         } else if observed {
@@ -607,6 +690,18 @@ class Lesson3TestCase: LabTestCase {
     }
 }
 
+/// A thread decoded with the learner's init(from:) and the real decoder, and its messages the moment init(from:)
+/// returned (work it left running on another thread may reorder them before the test looks).
+struct ReturnedThread: Decodable {
+    let thread: MessageThread
+    let messages: [MessageThread.Message]
+
+    init(from decoder: Decoder) throws {
+        thread = try MessageThread(from: decoder)
+        messages = thread.messages
+    }
+}
+
 /// Decodes a thread with the learner's init(from:), handing it a `SpyDecoder` that records its calls in the
 /// `DecoderLog` found in the JSONDecoder's userInfo.
 struct LoggedThread: Decodable {
@@ -618,5 +713,6 @@ struct LoggedThread: Decodable {
             return
         }
         thread = try MessageThread(from: SpyDecoder(base: decoder, log: log))
+        log.messagesAtReturn = thread.messages
     }
 }
