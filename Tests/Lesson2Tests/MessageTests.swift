@@ -53,7 +53,8 @@ final class MessageTests: Lesson2TestCase {
         let json = try encoded(message, exercise)
         let paths = datePaths(in: message)
         guard !paths.contains("timestamp") else { return }
-        let problem = Self.notADateProblem(json["timestamp"], for: Self.sampleDate, stored: Self.stored(message)["timestamp"], model: model)
+        let problem = Self.notADateProblem(json["timestamp"], for: Self.sampleDate, stored: Self.stored(message)["timestamp"],
+                                           wrapper: Self.propertyWrapper(of: message, "timestamp"), model: model)
         XCTFail("""
             \(problem)\(paths.isEmpty ? "" : " (It encoded a Date only at \(Self.quotedList(paths)).)") \
             Your message encodes to \(json.description). See LESSONS.md §2.5.
@@ -142,6 +143,14 @@ final class MessageTests: Lesson2TestCase {
                     arithmetic on numbers this large is not exact — a thread fetched and PUT back would change its timestamps. \
                     Decode the Date itself, `decode(Date.self, forKey: .timestamp)`, as Swift's own Codable does: JSONDecoder \
                     reads it exactly (§2.5).
+                    """
+            } else if let date = Self.stored(decoded)["timestamp"].flatMap(Self.unwrap) as? Date,
+                      date.timeIntervalSinceReferenceDate == Double(Float(Self.sampleSeconds)) {
+                cause += """
+                     That is the recorded number rounded to a Float (\(JSONValue.number(Double(Float(Self.sampleSeconds))).description)): \
+                    a Float holds about 7 digits, and this number has 15 — your decoding reads the timestamp as a Float. \
+                    Decode the Date itself, `decode(Date.self, forKey: .timestamp)`, as Swift's own Codable does (or a \
+                    Double, never a Float): JSONDecoder reads it exactly (§2.5).
                     """
             } else {
                 cause += " Decode each property from its key, unchanged."
