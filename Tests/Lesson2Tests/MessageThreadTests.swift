@@ -75,8 +75,9 @@ final class MessageThreadTests: Lesson2TestCase {
     }
 
     func test_messageThread_isAClass() throws {
+        // A class is told by its type, not by Mirror's displayStyle, which a custom mirror (CustomReflectable) may leave out.
         let style = Mirror(reflecting: sampleThread()).displayStyle
-        if style != .class {
+        if !((MessageThread.self as Any.Type) is AnyClass) {
             XCTFail("""
                 MessageThread is a \(style.map { "\($0)" } ?? "?"), but it should be a class (`final class`): Lesson 1's \
                 controller appends a new message to the thread the caller passed in, and only a reference type lets the \
@@ -191,6 +192,7 @@ final class MessageThreadTests: Lesson2TestCase {
         let cases: [(title: String, identifier: String)] = [
             ("  Codable: nesting ", "0d4ce3a0-7c2b-4b61-9a8e-3f1b2c4d5e6f"),
             ("REST APIs", "-LJNQ2zNeL4bwG1qpwYB"),
+            ("", "thread-1"),
         ]
         for (title, identifier) in cases {
             let thread = MessageThread(title: title, identifier: identifier)
@@ -207,7 +209,8 @@ final class MessageThreadTests: Lesson2TestCase {
                 \(storage.isEmpty ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what changes it."
                     : "In the thread your initialiser built, \(storage.joined(separator: "; ")).")\
                 \(declared.map { " Your `identifier` property is declared \($0): declare it a `String`, as the data's keys are — the identifier is whatever key the app chose, not always an upper-case UUID." } ?? "") \
-                A thread keeps exactly what it is given — no trimming, no change of case: store each parameter unchanged. \
+                A thread keeps exactly what it is given — no trimming, no change of case, no stand-in for an empty \
+                title: store each parameter unchanged. \
                 See LESSONS.md §2.3.
                 """)
             return
