@@ -533,6 +533,9 @@ class Lesson2TestCase: LabTestCase {
             } else if let guess = extra.sorted().first(where: { $0.lowercased().contains(key.lowercased()) || key.lowercased().contains($0.lowercased()) }) {
                 extra.remove(guess)
                 sentences.append("Your \"\(guess)\" is not the data's \"\(key)\": \(fix(guess, key)).")
+            } else if let typo = extra.sorted().first(where: { editDistance($0.lowercased(), key.lowercased()) <= max(1, key.count / 4) }) {
+                extra.remove(typo)
+                sentences.append("Your \"\(typo)\" is a letter or two away from the data's \"\(key)\" — a misspelling? The data's \"\(key)\" would never be read: \(fix(typo, key)).")
             } else if properties.contains(key) {
                 renamedByCode = true
                 sentences.append("The data's \"\(key)\" is missing although you have a property `\(key)`: your CodingKeys (or `encode(to:)`) leave it out or write it under another key.")
@@ -550,6 +553,21 @@ class Lesson2TestCase: LabTestCase {
             ? "The keys a model writes must be the data's keys exactly."
             : "Codable names each JSON key after its stored property, so the names must be the data's keys exactly.")
         return sentences.joined(separator: " ")
+    }
+
+    /// How many letters must be inserted, removed or changed to turn `a` into `b` (Levenshtein).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// Where `actual` and `expected` differ, as phrases (`at "text", the string "a" where the data has the string "b"`);
