@@ -271,7 +271,7 @@ extension LessonRun {
     }
 
     private static func fatalErrorLine(in output: String) -> Substring? {
-        output.split(separator: "\n").first { $0.contains("Fatal error") }
+        output.split(separator: "\n").first { line in line.contains("Fatal error") || CrashReport.stopMarkers.dropFirst().contains { line.contains($0) } }
     }
 }
 
