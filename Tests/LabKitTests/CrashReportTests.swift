@@ -51,6 +51,22 @@ final class CrashReportTests: XCTestCase {
         XCTAssertTrue(report.explanation.contains("MessageThreadController.createMessageThread(title:completion:)` at Exercises/Lesson1/MessageThreadController.swift:40"), report.explanation)
     }
 
+    /// A failed `assert` prints its own message before the crash report ("…: Assertion failed: A thread needs a
+    /// title"), not "Fatal error": the report quotes it and names the learner's own check.
+    func test_aFailedAssert_quotesItsMessage_andNamesTheLearnersCheck() throws {
+        let output = ["Lesson2/MessageThread.swift:25: Assertion failed: A thread needs a title",
+                      "*** Program crashed: Illegal instruction at 0x00007f2612ef9361 ***", "Thread 0 crashed:",
+                      Self.frame(0, "_assertionFailure(_:_:file:line:flags:)", "/swift/AssertCommon.swift:1"),
+                      Self.frame(1, "MessageThread.init(title:identifier:messages:)", "/kit/Exercises/Lesson2/MessageThread.swift:25:9")].joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertEqual(report.reason, "Assertion failed: A thread needs a title")
+        XCTAssertEqual(report.place, "Exercises/Lesson2/MessageThread.swift:25")
+        XCTAssertNil(report.collection)
+        XCTAssertTrue(report.explanation.contains("(Assertion failed: A thread needs a title): an `assert` or `precondition` of yours"), report.explanation)
+        XCTAssertFalse(report.explanation.contains("force unwrap"), report.explanation)
+        XCTAssertFalse(LessonRun.endedWithoutReport(output: "x\nLesson2/MessageThread.swift:25: Precondition failed: no title\n"))
+    }
+
     func test_aContinuationResumedTwice_saysToResumeOncePerPath() throws {
         let output = ["*** Program crashed: Fatal error: SWIFT TASK CONTINUATION MISUSE: todo(id:) tried to resume its continuation more than once ***",
                       "Thread 3 crashed:",

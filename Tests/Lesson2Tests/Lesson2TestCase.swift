@@ -262,11 +262,40 @@ class Lesson2TestCase: LabTestCase {
         var mirror: Mirror? = Mirror(reflecting: value)
         while let current = mirror {
             for child in current.children {
-                if let label = child.label, properties[label] == nil { properties[label] = child.value }
+                guard let label = child.label else { continue }
+                // A property behind a property wrapper (`@SecondsSince2001 var timestamp`) is stored as `_timestamp`,
+                // holding the wrapper: it is seen under its own name, holding the wrapper's value.
+                let wrapped = wrappedValue(label, child.value)
+                let name = wrapped == nil ? label : String(label.dropFirst())
+                if properties[name] == nil { properties[name] = wrapped ?? child.value }
             }
             mirror = current.superclassMirror
         }
         return properties
+    }
+
+    /// What a property wrapper holds, when `label` is a wrapper's storage: `_name`, holding a struct or a class with
+    /// one stored property (the wrapped value, or the wrapper's own storage of it). Nil otherwise — @Observable's
+    /// `_name` holds the value itself, and its `_$observationRegistrar` is no wrapper.
+    static func wrappedValue(_ label: String, _ value: Any) -> Any? {
+        guard label.hasPrefix("_"), !label.hasPrefix("_$") else { return nil }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .struct || mirror.displayStyle == .class, mirror.children.count == 1 else { return nil }
+        return mirror.children.first?.value
+    }
+
+    /// The name of the property wrapper `value`'s property `name` is declared with (`SecondsSince2001` for
+    /// `@SecondsSince2001 var timestamp`), nil when it has none.
+    static func propertyWrapper(of value: Any, _ name: String) -> String? {
+        var mirror: Mirror? = Mirror(reflecting: value)
+        while let current = mirror {
+            if let child = current.children.first(where: { $0.label == "_" + name }), wrappedValue("_" + name, child.value) != nil {
+                let type = "\(type(of: child.value))"
+                return String(type.prefix { $0 != "<" })
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
     }
 
     /// The learner's own base class of `value`'s class (nil for none, and for NSObject, which stores nothing).
@@ -504,6 +533,9 @@ class Lesson2TestCase: LabTestCase {
             } else if let guess = extra.sorted().first(where: { $0.lowercased().contains(key.lowercased()) || key.lowercased().contains($0.lowercased()) }) {
                 extra.remove(guess)
                 sentences.append("Your \"\(guess)\" is not the data's \"\(key)\": \(fix(guess, key)).")
+            } else if let typo = extra.sorted().first(where: { editDistance($0.lowercased(), key.lowercased()) <= max(1, key.count / 4) }) {
+                extra.remove(typo)
+                sentences.append("Your \"\(typo)\" is a letter or two away from the data's \"\(key)\" — a misspelling? The data's \"\(key)\" would never be read: \(fix(typo, key)).")
             } else if properties.contains(key) {
                 renamedByCode = true
                 sentences.append("The data's \"\(key)\" is missing although you have a property `\(key)`: your CodingKeys (or `encode(to:)`) leave it out or write it under another key.")
@@ -521,6 +553,21 @@ class Lesson2TestCase: LabTestCase {
             ? "The keys a model writes must be the data's keys exactly."
             : "Codable names each JSON key after its stored property, so the names must be the data's keys exactly.")
         return sentences.joined(separator: " ")
+    }
+
+    /// How many letters must be inserted, removed or changed to turn `a` into `b` (Levenshtein).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// Where `actual` and `expected` differ, as phrases (`at "text", the string "a" where the data has the string "b"`);
@@ -621,7 +668,7 @@ extension Lesson2TestCase {
 
     /// Why the encoder saw no Date under "timestamp" (`value` is what the model encoded there), naming only what
     /// was checked: the property's declared type (Mirror: `stored`) and the number it wrote.
-    static func notADateProblem(_ value: JSONValue, for date: Date, stored: Any?, model: String) -> String {
+    static func notADateProblem(_ value: JSONValue, for date: Date, stored: Any?, wrapper: String? = nil, model: String) -> String {
         let written = value.isNull ? "no \"timestamp\" at all" : "\"timestamp\" as \(kind(value)) \(value.description)"
         var sentences = ["\(model) encodes \(written), and not by encoding a Date: JSONEncoder's date strategy never saw one there."]
         if let number = value.numberValue {
@@ -631,7 +678,14 @@ extension Lesson2TestCase {
                 sentences.append("The number is right, but a number loses what it counts from: the app (sorting, showing a time) and any date strategy need the Date itself.")
             }
         }
-        if let stored = stored, typeDescription(of: stored).hasPrefix("Date") {
+        if let stored = stored, typeDescription(of: stored).hasPrefix("Date"), let wrapper = wrapper {
+            sentences.append("""
+                Your `timestamp` property is a Date behind your property wrapper @\(wrapper), and JSONEncoder encodes the \
+                wrapper, with the wrapper's own Codable, which writes something else under "timestamp": drop the wrapper, \
+                or let its encode(to:) encode the Date itself (`var container = encoder.singleValueContainer(); try \
+                container.encode(wrappedValue)`).
+                """)
+        } else if let stored = stored, typeDescription(of: stored).hasPrefix("Date") {
             sentences.append("Your `timestamp` property is a Date, so your own encoding (CodingKeys or `encode(to:)`) writes something else under \"timestamp\": encode the Date itself, as Swift's own Codable does.")
         } else if let stored = stored {
             sentences.append("Your `timestamp` property is declared \(typeDescription(of: stored)): declare it a `Date` and store the parameter unchanged. \(since2001).")

@@ -26,10 +26,11 @@ final class MessageTests: Lesson2TestCase {
     }
 
     func test_message_isAStruct() throws {
+        // A class is told by its type, not by Mirror's displayStyle, which a custom mirror (CustomReflectable) may leave out.
         let style = Mirror(reflecting: sampleMessage()).displayStyle
-        if style != .struct {
+        if (MessageThread.Message.self as Any.Type) is AnyClass || style == .enum {
             XCTFail("""
-                MessageThread.Message is a \(style.map { "\($0)" } ?? "?"), but it should be a struct: a message is a value, \
+                MessageThread.Message is a \((MessageThread.Message.self as Any.Type) is AnyClass ? "class" : style.map { "\($0)" } ?? "?"), but it should be a struct: a message is a value, \
                 copied when you pass it around, and Swift writes its == (Equatable) and Codable for you. See LESSONS.md §2.1.
                 """)
         }
@@ -53,7 +54,8 @@ final class MessageTests: Lesson2TestCase {
         let json = try encoded(message, exercise)
         let paths = datePaths(in: message)
         guard !paths.contains("timestamp") else { return }
-        let problem = Self.notADateProblem(json["timestamp"], for: Self.sampleDate, stored: Self.stored(message)["timestamp"], model: model)
+        let problem = Self.notADateProblem(json["timestamp"], for: Self.sampleDate, stored: Self.stored(message)["timestamp"],
+                                           wrapper: Self.propertyWrapper(of: message, "timestamp"), model: model)
         XCTFail("""
             \(problem)\(paths.isEmpty ? "" : " (It encoded a Date only at \(Self.quotedList(paths)).)") \
             Your message encodes to \(json.description). See LESSONS.md §2.5.
@@ -101,7 +103,7 @@ final class MessageTests: Lesson2TestCase {
         let json = try encoded(message, exercise)
         let expected: JSONValue = ["text": .string(text), "sender": .string(sender), "timestamp": .number(date.timeIntervalSinceReferenceDate)]
         let differences = Self.differences(json, expected)
-        guard !differences.isEmpty else { return }
+        guard !differences.isEmpty else { return try requireLongTextAndEmptySenderKept() }
         let storage = Self.storageProblems(message, given: [("text", text), ("sender", sender), ("timestamp", date)])
         XCTFail("""
             MessageThread.Message(text: \(JSONValue.string(text).description), sender: "\(sender)", timestamp: <a date>) \
@@ -109,6 +111,33 @@ final class MessageTests: Lesson2TestCase {
             \(storage.isEmpty ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what changes it."
                 : "In the message your initialiser built, \(storage.joined(separator: "; ")).") A message keeps exactly what it \
             is given — no trimming, no change of case, no rounding: store each parameter unchanged. See LESSONS.md §2.2.
+            """)
+    }
+
+    /// The rest of test_message_keepsWhatItIsGivenUnchanged: what a careful initialiser might "limit" (a text of
+    /// thousands of characters) or "fill in" (an empty sender).
+    func requireLongTextAndEmptySenderKept() throws {
+        let text = String(repeating: "Lorem ipsum dolor sit amet. ", count: 200), sender = ""
+        let date = Date(timeIntervalSinceReferenceDate: 600_000_000.5)
+        let message = MessageThread.Message(text: text, sender: sender, timestamp: date)
+        let json = try encoded(message, exercise)
+        var changes: [String] = []
+        if json["text"] != .string(text) {
+            changes.append(json["text"].stringValue.map { written in
+                "the text of \(text.count) characters is written with \(written.count)\(written.count < text.count ? " (cut short: a length limit?)" : "")"
+            } ?? "the text of \(text.count) characters is written as \(json["text"].description)")
+        }
+        if json["sender"] != .string(sender) { changes.append("the empty sender is written as \(json["sender"].description)") }
+        guard !changes.isEmpty else { return }
+        let held = Self.stored(message)
+        let stored = held["text"].flatMap(Self.unwrap) as? String == text && held["sender"].flatMap(Self.unwrap) as? String == sender
+        XCTFail("""
+            MessageThread.Message(text: <a text of \(text.count) characters>, sender: "", timestamp: <a date>) does not \
+            keep what it is given: \(changes.joined(separator: "; ")). \(stored
+                ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what changes it."
+                : "Your initialiser changes what it stores.") A message keeps exactly what it is given — no length limit, \
+            no stand-in for an empty sender: what to accept, and how to show it, is for the screens to decide. Store each \
+            parameter unchanged. See LESSONS.md §2.2.
             """)
     }
 
@@ -142,6 +171,14 @@ final class MessageTests: Lesson2TestCase {
                     arithmetic on numbers this large is not exact — a thread fetched and PUT back would change its timestamps. \
                     Decode the Date itself, `decode(Date.self, forKey: .timestamp)`, as Swift's own Codable does: JSONDecoder \
                     reads it exactly (§2.5).
+                    """
+            } else if let date = Self.stored(decoded)["timestamp"].flatMap(Self.unwrap) as? Date,
+                      date.timeIntervalSinceReferenceDate == Double(Float(Self.sampleSeconds)) {
+                cause += """
+                     That is the recorded number rounded to a Float (\(JSONValue.number(Double(Float(Self.sampleSeconds))).description)): \
+                    a Float holds about 7 digits, and this number has 15 — your decoding reads the timestamp as a Float. \
+                    Decode the Date itself, `decode(Date.self, forKey: .timestamp)`, as Swift's own Codable does (or a \
+                    Double, never a Float): JSONDecoder reads it exactly (§2.5).
                     """
             } else {
                 cause += " Decode each property from its key, unchanged."

@@ -82,6 +82,26 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
                 """)
         }
         XCTAssertTrue(!twinsEqual || second == first, "== is not symmetric: a == b but not b == a. Compare the same properties of lhs and rhs. See LESSONS.md §2.4.")
+        // A new thread has no messages (Lesson 1 creates them so): two of them with the same title and identifier are equal.
+        let new = thread(messages: []), newTwin = thread(messages: [])
+        XCTAssertTrue(new == newTwin, """
+            Two threads with no messages and the same title and identifier compare unequal (==), while threads with \
+            messages compare as they should: a new thread has no messages, and == must work for it too. See LESSONS.md §2.4.
+            """)
+        // Hashable promises that equal values hash alike: a Set, or a dictionary keyed by threads, relies on it.
+        // The tests cannot name Hashable (the exercise does not ask for it), so they look at run time.
+        if twinsEqual, let left = (first as Any) as? AnyHashable, let right = (second as Any) as? AnyHashable,
+           left.hashValue != right.hashValue {
+            let nsObject = (first as AnyObject) is NSObject
+            XCTFail("""
+                Two threads with the same values are equal (==) but hash differently: your MessageThread is Hashable, \
+                and Hashable's one rule is that equal values have equal hashes — a Set<MessageThread> would keep both, \
+                and a dictionary keyed by threads would never find a thread by an equal one. \(nsObject
+                    ? "MessageThread inherits from NSObject, whose `hash` is the object's identity: override `hash` along with isEqual(_:), from what isEqual compares (the identifier alone will do)."
+                    : "Your hash(into:) hashes something == does not compare (`ObjectIdentifier(self)` is identity): hash what == compares, or part of it (the identifier alone will do).") \
+                See LESSONS.md §2.4.
+                """)
+        }
         // Generic code — `[a] == [b]`, XCTAssertEqual, firstIndex(of:), Lesson 4's arrays of threads — calls == through
         // Equatable, which is not always the `==` the compiler picks for two MessageThread values: a subclass of NSObject
         // gets NSObject's Equatable, which asks isEqual(_:) (identity, unless overridden).
@@ -102,6 +122,13 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         XCTAssertFalse(first == second || second == first, """
             Two threads that differ only in their title ("REST APIs" and "Codable") compare equal (==). == must compare \
             the title too: values that differ are not equal. See LESSONS.md §2.4.
+            """)
+        let spaced = thread(title: "REST APIs ")
+        try requireInitialiserKeeps(first, spaced, sameValues: false, "titles that differ only in a trailing space")
+        XCTAssertFalse(first == spaced || spaced == first, """
+            Two threads whose titles differ only in a trailing space ("REST APIs" and "REST APIs ") compare equal (==). \
+            They are different values — a PUT stores them differently — so compare the titles exactly, with ==, without \
+            trimming spaces. See LESSONS.md §2.4.
             """)
         let lower = thread(title: "rest apis")
         try requireInitialiserKeeps(first, lower, sameValues: false, "titles that differ only in case")

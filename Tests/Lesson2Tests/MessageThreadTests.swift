@@ -59,7 +59,12 @@ final class MessageThreadTests: Lesson2TestCase {
                                          properties: Set(Self.stored(thread).keys)) {
             // A subclass of a Codable class gets no Codable of its own: it inherits the base's encode(to:), which
             // writes the base's properties only (the compiler asks for init(from:), never for encode(to:)).
-            let inherited = Self.baseClass(of: thread).map { base in """
+            let inherited = Self.baseClass(of: thread).map { base in json["super"].objectValue != nil ? """
+                 MessageThread inherits from \(base), and your encode(to:) hands \(base)'s encode(to:) \
+                `container.superEncoder()`, which writes \(base)'s properties into a nested object under the key \
+                "super" (and `superDecoder()` reads them back from there). The data holds them in the thread's own \
+                object: call `try super.encode(to: encoder)` with the encoder itself (and `try super.init(from: decoder)`).
+                """ : """
                  MessageThread inherits from \(base), and Swift writes no Codable for a subclass: it inherits \(base)'s \
                 encode(to:), which writes \(base)'s properties only (the compiler asks you for `init(from:)`, never for \
                 `encode(to:)`). Override encode(to:) in MessageThread to write its own properties too, after \
@@ -70,8 +75,9 @@ final class MessageThreadTests: Lesson2TestCase {
     }
 
     func test_messageThread_isAClass() throws {
+        // A class is told by its type, not by Mirror's displayStyle, which a custom mirror (CustomReflectable) may leave out.
         let style = Mirror(reflecting: sampleThread()).displayStyle
-        if style != .class {
+        if !((MessageThread.self as Any.Type) is AnyClass) {
             XCTFail("""
                 MessageThread is a \(style.map { "\($0)" } ?? "?"), but it should be a class (`final class`): Lesson 1's \
                 controller appends a new message to the thread the caller passed in, and only a reference type lets the \
@@ -130,11 +136,13 @@ final class MessageThreadTests: Lesson2TestCase {
                     See LESSONS.md §2.1 and §2.3.
                     """)
             case .object:
+                let isArray = Self.stored(thread)["messages"].map { Self.typeDescription(of: $0).hasPrefix("[") && !Self.typeDescription(of: $0).contains(":") } ?? false
                 XCTFail("""
                     A thread made with two messages encodes "messages" as a JSON object (\(messages.description))\
-                    \(declared.map { ": \($0)" } ?? ""). The thread holds its messages as an array, `[MessageThread.Message]`, \
-                    which JSONEncoder writes as a JSON array of message objects. (Firebase itself keys POSTed messages by push \
-                    ID; reading that form is Lesson 3.) See LESSONS.md §2.3.
+                    \(declared.map { ": \($0)" } ?? ""). \(isArray
+                        ? "The property is an array, so your own encoding (`encode(to:)`) turns it into an object: encode the array itself, `container.encode(messages, forKey: .messages)`, and JSONEncoder writes a JSON array of message objects, in order."
+                        : "The thread holds its messages as an array, `[MessageThread.Message]`, which JSONEncoder writes as a JSON array of message objects.") \
+                    (Firebase itself keys POSTed messages by push ID; reading that form is Lesson 3.) See LESSONS.md §2.3.
                     """)
             case .null:
                 XCTFail("""
@@ -184,6 +192,7 @@ final class MessageThreadTests: Lesson2TestCase {
         let cases: [(title: String, identifier: String)] = [
             ("  Codable: nesting ", "0d4ce3a0-7c2b-4b61-9a8e-3f1b2c4d5e6f"),
             ("REST APIs", "-LJNQ2zNeL4bwG1qpwYB"),
+            ("", "thread-1"),
         ]
         for (title, identifier) in cases {
             let thread = MessageThread(title: title, identifier: identifier)
@@ -200,7 +209,8 @@ final class MessageThreadTests: Lesson2TestCase {
                 \(storage.isEmpty ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what changes it."
                     : "In the thread your initialiser built, \(storage.joined(separator: "; ")).")\
                 \(declared.map { " Your `identifier` property is declared \($0): declare it a `String`, as the data's keys are — the identifier is whatever key the app chose, not always an upper-case UUID." } ?? "") \
-                A thread keeps exactly what it is given — no trimming, no change of case: store each parameter unchanged. \
+                A thread keeps exactly what it is given — no trimming, no change of case, no stand-in for an empty \
+                title: store each parameter unchanged. \
                 See LESSONS.md §2.3.
                 """)
             return
@@ -265,6 +275,8 @@ final class MessageThreadTests: Lesson2TestCase {
             ? " It went out with \(sent.count) messages, one of them twice, and came back with \(received.count): your decoding drops a message equal to one before it. A message given twice must come back twice — two POSTs of the same words are two messages."
             : received.count == sent.count && received != sent && sorted(received) == sorted(sent)
             ? " Its messages came back in another order: decode them in the order the data holds them — don't sort them (the thread keeps its messages in order, §2.3)."
+            : received.count < sent.count && Array(sent.prefix(received.count)) == received
+            ? " It went out with \(sent.count) messages and came back with only the first \(received.count): your decoding stops before the end of the array. Read every message: decode the whole array, `[MessageThread.Message].self`, or loop over a nested unkeyed container `while !list.isAtEnd`."
             : ""
         XCTFail("""
             A thread encoded and decoded again is not the same: it went out as \(before.description) and came back as \

@@ -71,7 +71,7 @@ struct IntegrityScan {
             if declaration.depth == 0, freeNames.contains(declaration.name) {
                 found.append((declaration.line, "declares `\(declaration.name)`, a name the tests use from Foundation, XCTest or the kit: your declaration would replace it in the tests — rename it"))
             } else if declaration.depth == 1, let owner = declaration.extending, !lessonTypes.contains(owner), memberNames.contains(declaration.name) {
-                found.append((declaration.line, "adds `\(declaration.name)` to \(owner), a member the tests use: your version would replace it in the tests — rename it"))
+                found.append((declaration.line, "adds `\(declaration.name)` to \(owner), a member the tests use: your public version would replace it in the tests — rename it, or leave out `public` (an internal one serves your own code, Codable's synthesised code too, and stays out of the tests')"))
             }
         }
         return found.sorted { $0.0 < $1.0 }

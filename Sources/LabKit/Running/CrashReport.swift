@@ -23,6 +23,13 @@ struct CrashReport: Equatable {
     /// task's handler, on the session's queue, say: the check stops the program, it does not hop.
     var isIsolationAssumption = false
 
+    /// What Swift's runtime prints before it stops a program on purpose: a fatalError or a failed runtime check
+    /// ("Fatal error: …"), and a failed `assert` or `precondition`, with the code's own message.
+    static let stopMarkers = ["Fatal error: ", "Assertion failed", "Precondition failed"]
+
+    /// Whether the program was stopped on purpose (`stopMarkers`), not by a memory fault.
+    var isDeliberateStop: Bool { Self.stopMarkers.contains { reason.hasPrefix($0) } }
+
     init(reason: String, function: String? = nil, place: String? = nil, isRecursion: Bool = false) {
         self.reason = reason
         self.function = function
@@ -34,9 +41,9 @@ struct CrashReport: Equatable {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         guard let start = lines.lastIndex(where: { $0.hasPrefix("*** Program crashed: ") }) else { return nil }
         reason = String(lines[start].dropFirst("*** Program crashed: ".count).dropLast(4))
-        if let fatal = lines[..<start].last(where: { $0.contains("Fatal error: ") }),
-           let range = fatal.range(of: "Fatal error: ") {
-            reason = String(fatal[range.lowerBound...])
+        if let stop = lines[..<start].last(where: { line in Self.stopMarkers.contains { line.contains($0) } }),
+           let range = Self.stopMarkers.lazy.compactMap({ stop.range(of: $0) }).first {
+            reason = String(stop[range.lowerBound...])
         }
         // Every thread's frames, from "Thread N …:" to the next thread; the crashed one says "crashed:".
         var threads: [(crashed: Bool, frames: [(function: String, place: String)])] = []
@@ -55,7 +62,7 @@ struct CrashReport: Equatable {
               let mine = frames.firstIndex(where: { $0.place.hasPrefix("Exercises/") }) else { return }
         function = frames[mine].function
         place = frames[mine].place
-        if !reason.hasPrefix("Fatal error"), !isIsolationAssumption {
+        if !isDeliberateStop, !isIsolationAssumption {
             // In the collection's code, or in the runtime's reference counting while another thread is in a
             // collection's code for the learner: either way, one changed from two threads.
             let inCollection = { (frames: [(function: String, place: String)]) -> String? in
@@ -119,7 +126,7 @@ struct CrashReport: Equatable {
         if let collection = collection, let function = function, let place = place {
             return " in `\(collection)`, called by your `\(function)` at \(place): memory breaks like this in Swift only when two threads change one value (a Dictionary, an Array) at once, or one reads it while another changes it — guard every read and write of the shared state with a lock (or a serial queue)."
         }
-        let reasonText = reason.hasPrefix("Fatal error") ? " (\(reason))" : ""
+        let reasonText = isDeliberateStop ? " (\(reason))" : ""
         if reason.contains("CONTINUATION MISUSE"), function != nil, place != nil {
             return "\(whereText)\(reasonText): a continuation must be resumed exactly once on every path — `return` after each `resume(…)`, or resume once with a `Result`."
         }
@@ -127,13 +134,16 @@ struct CrashReport: Equatable {
             return "\(whereText): `MainActor.assumeIsolated` (or a `dispatchPrecondition`) ran on a thread that is not the main one, and the runtime stops the program — it checks the assumption, it does not make it true. A data task's handler runs on the session's own queue, not the main queue: hop there first (`DispatchQueue.main.async { … }`, or `Task { @MainActor in … }`) and do the work inside."
         }
         if isSyncOnItsOwnQueue {
-            return "\(whereText): `sync` onto a serial queue from work already running on that queue — it would wait for itself forever, so libdispatch stops the program. Often a closure called inside `queue.sync { }` calls back into your code (an app's callback that calls your stop(), say): take what you need inside `sync`, and call the closures after it."
+            return "\(whereText): `sync` onto a serial queue from work already running on that queue — it would wait for itself forever, so libdispatch stops the program. Often a closure called inside `queue.sync { }` calls back into your code (an app's callback that calls your stop(), say): take what you need inside `sync`, and call the closures after it. `DispatchQueue.main.sync` called on the main thread is the same wait — tests, like an app's screens, run there: read the value directly, or guard it with a lock or a private serial queue of its own."
         }
         if reason.contains("Top-level object was not NSArray or NSDictionary") {
             return "\(whereText)\(reasonText): JSONSerialization.data(withJSONObject:) writes an array or a dictionary, and stops the program for anything else at the top — a bare number or string — unless given `options: .fragmentsAllowed` (`try?` does not catch it). Encode a bare value with JSONEncoder, or send its text: Data(String(count).utf8)."
         }
         if reason.contains("Session invalidated") {
             return "\(whereText)\(reasonText): a task was made on a URLSession that had been invalidated — by `finishTasksAndInvalidate()` or `invalidateAndCancel()` — and Foundation stops the program then. Do not invalidate the session you were given: it is not yours to end, and every later request through it crashes."
+        }
+        if function != nil, place != nil, !reason.hasPrefix("Fatal error") && isDeliberateStop {
+            return "\(whereText)\(reasonText): an `assert` or `precondition` of yours stopped the program — the test gave your code a value it refuses. Check what the exercise says it must accept, and keep the check (if any) for the screens."
         }
         if function != nil, place != nil {
             return "\(whereText)\(reasonText): often a force unwrap (!) of nil, an index out of range, or a fatalError."
