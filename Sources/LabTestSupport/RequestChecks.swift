@@ -54,7 +54,9 @@ extension LabTestCase {
         }
         throw fail("""
             \(exercise.function)'s request has no body (\(request.summary)): the server gets nothing to store. \
-            Encode the value with JSONEncoder and put the data in `request.httpBody`. See \(exercise.reference).
+            Encode the value with JSONEncoder and put the data in `request.httpBody` before the data task is made from \
+            the request: URLRequest is a struct, so a task made earlier keeps the copy it was given, without the body. \
+            See \(exercise.reference).
             """, file: file, line: line)
     }
 }

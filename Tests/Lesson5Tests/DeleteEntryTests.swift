@@ -36,7 +36,7 @@ final class DeleteEntryTests: Lesson5TestCase {
             answers only URLs ending in .json. See LESSONS.md §5.4.
             """)
         XCTAssertEqual(request.path, "/\(entry.identifier)", """
-            \(Self.doubledDot(request))deleteEntryFromServer sent DELETE to the path \(request.path)\(request.path == "/" ? " — the whole journal" : ""); \
+            \(Self.doubledDot(request))\(Self.otherCapitals(request, identifier: entry.identifier))deleteEntryFromServer sent DELETE to the path \(request.path)\(request.path == "/" ? " — the whole journal" : ""); \
             the entry lives at its identifier: <baseURL>/\(entry.identifier).json, the URL put(entry:) writes. \
             URL sent: \(request.url.absoluteString). See LESSONS.md §5.4.
             """)
@@ -76,6 +76,7 @@ final class DeleteEntryTests: Lesson5TestCase {
     func test_delete_serverError_passesHTTPStatusError500() throws {
         inject(.internalError)
         try checkHTTPStatusError(try deleteFromServer(try recordedEntry()), status: 500, from: exercise)
+        try checkAnotherRefusal(from: exercise) { try deleteFromServer(try recordedEntry()) }
     }
 
     func test_delete_transportError_passesTheURLErrorOn() throws {

@@ -98,6 +98,21 @@ final class EncodeEntryTests: Lesson5TestCase {
                 (or `timeIntervalSinceReferenceDate`). See LESSONS.md §5.2.
                 """)
         }
+        if abs(number - record.timestamp.timeIntervalSinceNow) < 3_600 {
+            throw fail("""
+                encode(to:) wrote "timestamp": \(number), the seconds from now to the entry's timestamp \
+                (timeIntervalSinceNow, negative for the past), a number that changes every second; the journal holds \
+                seconds since 1 January 2001 (\(seconds)), what JSONEncoder writes for a Date by default. Encode the Date \
+                itself. See LESSONS.md §5.2.
+                """)
+        }
+        if abs(number - Date().timeIntervalSinceReferenceDate) < 3_600 {
+            throw fail("""
+                encode(to:) wrote "timestamp": \(number), the moment it ran (Date(), now); the entry's timestamp is \
+                \(seconds) seconds since 1 January 2001, when the entry was written. Encode the entry's own \
+                `timestamp`: a PUT of an old entry would otherwise stamp it with the time it was sent. See LESSONS.md §5.2.
+                """)
+        }
         if abs(number - record.timestamp.timeIntervalSince1970 * 1000) < 1 {
             throw fail("""
                 encode(to:) wrote "timestamp": \(number), milliseconds since 1970 (JavaScript's unit, and that of \

@@ -209,8 +209,9 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         guard copies.count == 1, copies.first === entry else {
             let lookUp = copies.count > 1 ? """
                 Look the store's entry up by its identifier (fetchSingleEntryFromPersistentStore) — not by its title or \
-                its other values, which the app may have changed — and update it in place (update(entry:with:)); create \
-                only when the store has none.
+                its other values, which the app may have changed — among the store's entries, saved or not \
+                (store.fetch(where:)): this one was not saved yet, so `store.persisted`, what the last save wrote, does \
+                not have it. Update it in place (update(entry:with:)); create only when the store has none.
                 """ : "Update the store's entry in place (update(entry:with:)); create only when the store has none."
             throw fail("""
                 The store held "\(local.title)" with the identifier of the server's "\(server.title)"; after the sync \
@@ -247,12 +248,16 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
     }
 
     func test_sync_keepsLocalEntriesTheServerDoesNotHave() throws {
+        // The app created it and saved it, as createEntry does; its PUT has not reached the server (it failed, or is
+        // still on its way). Saved or not, the store's own entries stay.
         let draft = insert(Self.localOnly)
+        try store.save()
         try syncSuccessfully()
         XCTAssertTrue(store.entries.contains { $0 === draft }, """
-            The store held an entry the server does not have ("\(draft.title)", not sent yet); after the sync it is \
-            gone. This sync only brings the server's entries in: it keeps the store's own (the course's choice — \
-            they may not have been PUT yet). See LESSONS.md §5.8.
+            The store held an entry the server does not have ("\(draft.title)", saved in the store, not sent yet); \
+            after the sync it is gone. This sync only brings the server's entries in: it keeps the store's own, saved \
+            or not (the course's choice — they may not have been PUT yet: a PUT that failed leaves a saved entry the \
+            server never got). See LESSONS.md §5.8.
             """)
     }
 
@@ -282,6 +287,7 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
     func test_sync_serverError_passesHTTPStatusError500() throws {
         inject(.internalError)
         try checkHTTPStatusError(try sync(), status: 500, from: exercise)
+        try checkAnotherRefusal(from: exercise) { try sync() }
     }
 
     func test_sync_transportError_passesTheURLErrorOn() throws {
@@ -423,13 +429,23 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
     }
 
     /// When the store's entries differ from the server's only in their timestamps, each by the 31 years between 1970
-    /// and 2001: what happened, in words (the journal's seconds since 2001 read as seconds since 1970); nil otherwise.
+    /// and 2001, or each the server's read as milliseconds since 1970: what happened, in words (the journal's seconds
+    /// since 2001 read as seconds, or milliseconds, since 1970); nil otherwise.
     static func timestampShift(store: [EntryStore.Record], server: [EntryStore.Record]) -> String? {
         let pairs = store.compactMap { have in server.first { $0.identifier == have.identifier }.map { (have, $0) } }
         guard !pairs.isEmpty, pairs.allSatisfy({ $0.title == $1.title && $0.bodyText == $1.bodyText && $0.mood == $1.mood }) else { return nil }
         let years = Date.timeIntervalBetween1970AndReferenceDate
-        guard pairs.allSatisfy({ abs($1.timestamp.timeIntervalSince($0.timestamp) - years) < 0.01 }) else { return nil }
         let (have, want) = pairs[0]
+        if pairs.allSatisfy({ abs($0.timestamp.timeIntervalSince1970 - $1.timestamp.timeIntervalSinceReferenceDate / 1000) < 0.01 }) {
+            return """
+                every timestamp the sync wrote is in January 1970: "\(want.title)" has \(have.timestamp) in the store \
+                and \(want.timestamp) on the server. The journal's numbers (\(want.timestamp.timeIntervalSinceReferenceDate)) \
+                are seconds since 1 January 2001, and the sync read them as milliseconds since 1970 (a \
+                dateDecodingStrategy .millisecondsSince1970, the unit of Firebase's own server timestamps, which this \
+                journal does not use). Decode with a plain JSONDecoder(), which reads them as a Date.
+                """
+        }
+        guard pairs.allSatisfy({ abs($1.timestamp.timeIntervalSince($0.timestamp) - years) < 0.01 }) else { return nil }
         return """
             every timestamp the sync wrote is 31 years early: "\(want.title)" has \
             \(have.timestamp.timeIntervalSinceReferenceDate) seconds since 2001 in the store (\(have.timestamp)) and \
@@ -451,6 +467,16 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         guard !missing.isEmpty else { return nil }
         let renamed = missing.compactMap { want in
             actual.first { $0.title == want.title && $0.bodyText == want.bodyText }.map { (server: want, store: $0) }
+        }
+        if let example = renamed.first, example.store.identifier.lowercased() == example.server.identifier.lowercased() {
+            return """
+                After \(what) the store's entries have the server's identifiers in other capitals: "\(example.server.title)" \
+                is \(example.store.identifier) in the store and \(example.server.identifier) on the server\
+                \(renamed.count > 1 ? " (and \(renamed.count - 1) more like it)" : ""). Firebase keys are case-sensitive, \
+                so that is another key: the next sync cannot find the entry, and put and delete address a key the server \
+                does not have. Create each entry with the representation's identifier as it is, \
+                `Entry(…, identifier: representation.identifier, store:)` — no `.lowercased()`. See LESSONS.md §5.8.
+                """
         }
         if let example = renamed.first {
             return """

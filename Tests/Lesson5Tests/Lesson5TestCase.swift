@@ -311,9 +311,35 @@ class Lesson5TestCase: LabTestCase {
             """, file: file, line: line)
     }
 
+    /// After a 500 was reported: a refusal the tests do not name elsewhere, 503 Service Unavailable (Firebase's answer
+    /// while a database is overloaded), must be reported too — a check that lists the statuses it knows one by one
+    /// (`case 401, 500:`) lets it through as success. Answered at once: waiting for the answer is tested elsewhere.
+    func checkAnotherRefusal(from exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+                             _ call: () throws -> Error?) throws {
+        clearRequests()
+        setLatency(0)
+        inject(.httpError(status: 503, message: "Service Unavailable"))
+        try checkHTTPStatusError(try call(), status: 503, from: exercise, extra: """
+             It did pass HTTPStatusError for a 500: a check of particular statuses (`case 401, 500:`) lets every other \
+            refusal through as success — test the range instead, `!(200...299).contains(statusCode)`.
+            """, file: file, line: line)
+    }
+
     /// Stops the test unless `error` is the URLError `.networkConnectionLost` the emulator's transport fault gave.
     func checkTransportError(_ error: Error?, from exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
         let code = (error as? URLError)?.code ?? (error.map { $0 as NSError }.flatMap { $0.domain == NSURLErrorDomain ? URLError.Code(rawValue: $0.code) : nil })
+        // The same request sent again after the lost connection: a retry, which the contract's one request does not make.
+        let sent = traffic.received
+        if sent.count > 1, let first = sent.first,
+           sent.dropFirst().allSatisfy({ $0.method == first.method && $0.path == first.path }) {
+            throw fail("""
+                The connection was lost (URLError.networkConnectionLost), and \(exercise.function) sent the same request \
+                again: \(sent.count) requests for one call (\(sent.map(\.summary).joined(separator: "; "))), and it \
+                reported \(error.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil (success)"). One call sends one \
+                request: pass the data task's `error` on as it is and stop — retrying is the caller's choice, not the \
+                write's. See \(exercise.reference).
+                """, file: file, line: line)
+        }
         guard code == .networkConnectionLost else {
             throw fail("""
                 The request failed without any answer (URLError.networkConnectionLost), and \(exercise.function) passed \
@@ -333,13 +359,26 @@ class Lesson5TestCase: LabTestCase {
             """ + " "
     }
 
+    /// When `request`'s path is the entry's key in other capitals (`identifier.lowercased()`): the mistake in words,
+    /// to come first in a message about its path; "" otherwise.
+    static func otherCapitals(_ request: RecordedRequest, identifier: String) -> String {
+        let key = "/\(identifier)"
+        guard request.path != key, request.path.lowercased() == key.lowercased() else { return "" }
+        return """
+            The URL has the identifier in other capitals (\(request.path.dropFirst()) for \(identifier)): Firebase \
+            keys are case-sensitive, so that is another key — the entry is not there. Use `entry.identifier` as it is, \
+            with no `.lowercased()` (the same UUID in other capitals is another key).
+            """ + " "
+    }
+
     /// When `request` is a GET where a write was due: the two ways a GET goes out, to follow what was sent; "" otherwise.
     static func getInstead(_ request: RecordedRequest, of method: String) -> String {
         guard request.method == "GET" else { return "" }
         return """
-             A GET is what goes out when the method is never set, or when the data task is handed the URL instead of \
-            the URLRequest you set it on (`session.dataTask(with: url)`): set `request.httpMethod = "\(method)"` and \
-            hand dataTask the request, not its URL.
+             A GET is what goes out when the method is never set, when the data task is handed the URL instead of \
+            the URLRequest you set it on (`session.dataTask(with: url)`), or when the method is set after the task was \
+            made from the request (URLRequest is a struct: the task keeps the copy it was given): set \
+            `request.httpMethod = "\(method)"` first, then hand dataTask the request, not its URL.
             """
     }
 

@@ -30,15 +30,24 @@ final class PutEntryTests: Lesson5TestCase {
 
     func test_put_urlIsTheEntrysIdentifierDotJSON() throws {
         let entry = newEntry()
+        let identifier = entry.identifier
         _ = try put(entry)
         let request = try onlyRequest(from: exercise)
+        if entry.identifier != identifier {
+            throw fail("""
+                put(entry:) changed the entry's identifier, from \(identifier) to \(entry.identifier), and wrote to \
+                \(request.path). The identifier is the entry's key, chosen once when the app made it: PUT at \
+                <baseURL>/<identifier>.json with the identifier the entry has. A new one at each PUT writes an edited \
+                entry under a new key, and leaves its old copy on the server. See LESSONS.md §5.3.
+                """)
+        }
         XCTAssertTrue(request.hasJSONSuffix, """
             put(entry:)'s URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API answers \
             only URLs ending in .json. See LESSONS.md §5.3.
             """)
-        XCTAssertEqual(request.path, "/\(entry.identifier)", """
-            \(Self.doubledDot(request))put(entry:) wrote to the path \(request.path), but an entry lives at its own key, its identifier: \
-            <baseURL>/\(entry.identifier).json. URL sent: \(request.url.absoluteString). See LESSONS.md §5.3.
+        XCTAssertEqual(request.path, "/\(identifier)", """
+            \(Self.doubledDot(request))\(Self.otherCapitals(request, identifier: identifier))put(entry:) wrote to the path \(request.path), but an entry lives at its own key, its identifier: \
+            <baseURL>/\(identifier).json. URL sent: \(request.url.absoluteString). See LESSONS.md §5.3.
             """)
     }
 
@@ -76,6 +85,7 @@ final class PutEntryTests: Lesson5TestCase {
         let since1970 = record.timestamp.timeIntervalSince1970
         let what = abs(number - since1970) < 0.001 ? "seconds since 1970 (a dateEncodingStrategy .secondsSince1970, or timeIntervalSince1970)"
             : abs(number - since1970 * 1000) < 1 ? "milliseconds since 1970 (a dateEncodingStrategy .millisecondsSince1970)"
+            : abs(number - Date().timeIntervalSinceReferenceDate) < 3_600 ? "the moment of the PUT (Date(), now), not the entry's own timestamp"
             : "not the entry's timestamp as a plain JSONEncoder writes it"
         return """
             Your PUT body's `timestamp` is \(number), \(what); the journal holds seconds since 1 January 2001, \
@@ -93,9 +103,10 @@ final class PutEntryTests: Lesson5TestCase {
     func test_put_storesTheEntryAtItsKeyAndLeavesTheOthers() throws {
         let before = try Self.records(in: database)
         let entry = newEntry()
+        let record = entry.record
         try requireSuccess(try put(entry), of: exercise)
         let after = try recordsOnServer(after: exercise)
-        XCTAssertTrue(after == (before + [entry.record]).sorted { $0.identifier < $1.identifier }, """
+        XCTAssertTrue(after == (before + [record]).sorted { $0.identifier < $1.identifier }, """
             After put(entry:) the journal should hold its \(before.count) entries and the new one at its \
             identifier; it holds \(Self.describe(after)). Requests: \(requestSummary). \
             See LESSONS.md §5.3.
@@ -107,10 +118,11 @@ final class PutEntryTests: Lesson5TestCase {
         let entry = insert(recorded)
         entry.mood = "🙂"
         entry.bodyText = "The sun came out after all."
+        let edited = entry.record
         try requireSuccess(try put(entry), of: exercise)
-        let stored = value(at: "/\(entry.identifier)")
-        XCTAssertTrue(stored == Self.json(of: entry.record), """
-            \(stored.objectValue == nil ? "" : Self.entryProblem(stored).map { Self.sentence($0) + " " } ?? "")After put(entry:) of an edited entry, the server should hold its new values at \(entry.identifier); it \
+        let stored = value(at: "/\(recorded.identifier)")
+        XCTAssertTrue(stored == Self.json(of: edited), """
+            \(stored.objectValue == nil ? "" : Self.entryProblem(stored).map { Self.sentence($0) + " " } ?? "")After put(entry:) of an edited entry, the server should hold its new values at \(recorded.identifier); it \
             holds \(stored.description). PUT replaces what is at the URL. See LESSONS.md §5.3.
             """)
     }
@@ -123,6 +135,7 @@ final class PutEntryTests: Lesson5TestCase {
     func test_put_serverError_passesHTTPStatusError500() throws {
         inject(.internalError)
         try checkHTTPStatusError(try put(newEntry()), status: 500, from: exercise)
+        try checkAnotherRefusal(from: exercise) { try put(newEntry()) }
     }
 
     func test_put_transportError_passesTheURLErrorOn() throws {
