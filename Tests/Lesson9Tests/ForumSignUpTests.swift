@@ -83,4 +83,19 @@ final class ForumSignUpTests: Lesson9TestCase {
             refused sign-up signs nobody in. Keep credentials only from a 2xx answer. See \(exercise.reference).
             """)
     }
+
+    func test_signUp_failureWhileSignedIn_leavesTheCredentialsAsTheyWere() throws {
+        let first = try signUp(Self.benEmail, Self.benPassword)
+        guard case .success(let ben) = first else {
+            return try checkCredentials(first, answeredBy: try theAuthRequest(of: exercise), exercise)
+        }
+        guard forum.credentials == ben else { return }  // not kept at all: test_signUp_keepsTheCredentials says so
+        _ = try signUp(Self.benEmail, Self.benPassword)  // his email again: EMAIL_EXISTS
+        XCTAssertEqual(forum.credentials, ben, """
+            Ben was signed in; a second sign-up refused with EMAIL_EXISTS left `credentials` \
+            \(forum.credentials.map { "\($0)" } ?? "nil"). A refused sign-up leaves the credentials as they were: \
+            whoever was signed in stays signed in. Keep new ones only from a 2xx answer, and change nothing before \
+            (no sign-out first). See \(exercise.reference).
+            """)
+    }
 }

@@ -72,6 +72,17 @@ extension Lesson9TestCase {
                 throw fail("After \(what), database threw \(Self.describe(error)) after a refused refresh. " + wrong, file: file, line: line)
             }
         }
+        let sent = firebase.requests
+        if case .failure(let error) = outcome, refreshes >= 1, sent.count >= 2, let expired = sent[0].query["auth"],
+           sent[1].query["auth"] == expired, sent[0].response.statusCode == 401,
+           sent[1].method == sent[0].method, sent[1].path == sent[0].path {
+            throw fail("""
+                After \(what), database retried with the expired ID token again (\(brief(sent[1]))) and threw \
+                \(Self.describe(error)), though it refreshed (\(refreshTraffic)): the retry went out before the refresh's \
+                new ID token was there. `try await` the refresh and send the token it gives (a refresh left running in a \
+                `Task { }` of its own is not waited for). See LESSONS.md §9.4.
+                """, file: file, line: line)
+        }
         if refreshes > 1 {
             throw fail("""
                 After \(what), database refreshed \(refreshes) times (\(databaseTraffic)). One expiry needs one refresh: \
