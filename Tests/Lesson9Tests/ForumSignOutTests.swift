@@ -17,13 +17,21 @@ final class ForumSignOutTests: Lesson9TestCase {
     /// every run, not only when the scheduler happens to be slow.
     private func signOut() throws {
         let forum = self.forum!
-        var held: Credentials?
-        Self.whileTheSharedPoolIsBusy {
+        let held = Box<Credentials?>()
+        let returned = Self.whileTheSharedPoolIsBusy {
             forum.signOut()
-            held = forum.credentials
+            held.set(forum.credentials)
         }
-        heldWhenSignOutReturned = held
         try stopIfAStubRan()
+        guard returned else {
+            throw fail("""
+                signOut(), or reading `credentials` right after it, had not returned 1 s later, while the threads that \
+                run tasks were busy: it waits for async work — a DispatchSemaphore (or another blocking wait) for a \
+                Task. Both are synchronous: forget the credentials (and read them) right there, under your lock, \
+                without waiting for a Task; with every thread of the pool busy, such a wait never ends. See \(exercise.reference).
+                """)
+        }
+        heldWhenSignOutReturned = held.get() ?? nil
         let before = requestCount
         waitUntil(0.3) { requestCount > before }
     }
@@ -31,7 +39,9 @@ final class ForumSignOutTests: Lesson9TestCase {
     /// Runs `body` while a task blocks each thread of the shared pool — one pool per priority, as many threads each
     /// as the machine has cores (Linux) — so that no `Task { }` that `body` starts can run before it ends; then lets
     /// them go.
-    private static func whileTheSharedPoolIsBusy(_ body: () -> Void) {
+    /// Whether `body`, run on a thread of its own, ended within 1 s (it is waited for 2 s more once the pool is let go,
+    /// so that it ends within the test).
+    private static func whileTheSharedPoolIsBusy(_ body: @escaping () -> Void) -> Bool {
         let priorities: [TaskPriority] = [.high, .medium, .low, .background]
         let threads = ProcessInfo.processInfo.activeProcessorCount * priorities.count
         let running = Box<Int>(), release = DispatchSemaphore(value: 0), lock = NSLock()
@@ -46,8 +56,15 @@ final class ForumSignOutTests: Lesson9TestCase {
         // They start within milliseconds; a loaded machine gets a second (a pool blocked for good: never).
         let deadline = Date(timeIntervalSinceNow: 1)
         while (running.get() ?? 0) < threads && Date() < deadline { usleep(200) }
-        body()
+        let done = Box<Bool>()
+        Thread { body(); done.set(true) }.start()
+        let bodyDeadline = Date(timeIntervalSinceNow: 1)
+        while done.get() == nil && Date() < bodyDeadline { usleep(200) }
+        let inTime = done.get() != nil
         for _ in 0..<threads { release.signal() }
+        let lateDeadline = Date(timeIntervalSinceNow: 2)
+        while done.get() == nil && Date() < lateDeadline { usleep(1000) }
+        return inTime
     }
 
     func test_signOut_forgetsTheCredentials() throws {
@@ -95,8 +112,20 @@ final class ForumSignOutTests: Lesson9TestCase {
         guard !refreshRequests.isEmpty else {
             throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests of §9.4 say what is wrong: fix them first. See LESSONS.md §9.4.")
         }
-        forum.signOut()
+        let signedOut = Box<Bool>()
+        Thread { forum.signOut(); signedOut.set(true) }.start()  // a signOut that waits for the held refresh never returns
+        waitUntil(1) { signedOut.get() != nil }
         try stopIfAStubRan()
+        guard signedOut.get() != nil else {
+            auth.releaseHeldResponses()
+            waitUntil(CompletionTimeouts.normal) { signedOut.get() != nil }
+            throw fail("""
+                signOut() did not return while a refresh was under way (the test held its answer back for 1 s): it \
+                waits for the refresh. Signing out cannot wait for the network (Secure Token may take a minute to \
+                answer, or never): forget the credentials at once, and let the refresh, when it ends, see that the \
+                credentials it replaces are gone and keep nothing. See \(exercise.reference) and LESSONS.md §9.4.
+                """)
+        }
         guard forum.credentials == nil else {
             throw fail("After signOut(), `credentials` is still \(forum.credentials.map { "\($0)" } ?? "nil"): forget the tokens. See \(exercise.reference).")
         }

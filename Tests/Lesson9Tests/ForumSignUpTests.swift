@@ -76,6 +76,45 @@ final class ForumSignUpTests: Lesson9TestCase {
         try expectTransport(outcome, after: "The connection was lost before Auth answered", exercise)
     }
 
+    func test_signUp_anErrorPageThatIsNotJSON_throwsStatus() throws {
+        let page = "<html><body><h1>503 Service Unavailable</h1></body></html>"
+        for _ in 0..<3 { auth.inject(.page(status: 503, contentType: "text/html", body: page)) }  // a client may try again once
+        let outcome = try signUp()
+        switch outcome {
+        case .failure(let error) where error is SignInError: return  // .status(503, …) is meant; any case of its own is the app's to show
+        case .failure(let error):
+            throw fail("""
+                Google's front end answered 503 with an HTML page, not Auth's JSON error, and signUp threw \
+                \(Self.describe(error)); expected .status(503, …). Read the error body with `try?` and, when it is not \
+                {"error": {"message": …}}, throw .status(code, the body as text): the decoder's own error is none of \
+                SignInError's cases, and the app switches over those. See \(exercise.reference) and §9.1.
+                """)
+        case .success(let value):
+            throw fail("Google's front end answered 503 with an HTML page, and signUp returned \(value): only a 2xx answer signs in; a 503 is .status(503, …). See \(exercise.reference) and §9.1.")
+        }
+    }
+
+    func test_signUp_anAnswerWithoutTheTokens_throwsDecoding() throws {
+        auth.inject(.answer(status: 200, body: #"{"kind": "identitytoolkit#SignupNewUserResponse", "email": "ada@example.com"}"#))
+        let outcome = try signUp()
+        if case .success(let value) = outcome {
+            throw fail("""
+                Auth answered 200 with no localId, idToken or refreshToken, and signUp returned \(value)\
+                \(forum.credentials == nil ? "" : ", and kept it"): a user with no tokens, whose every request is refused. A 2xx \
+                answer without the three fields is not a sign-in: throw .decoding(what is missing) and keep nothing \
+                (optional fields filled with "" hide that). See \(exercise.reference) and §9.1.
+                """)
+        }
+        if let error = outcome.error, !(error is SignInError) {
+            throw fail("""
+                Auth answered 200 with no localId, idToken or refreshToken, and signUp threw \(Self.describe(error)); \
+                expected .decoding(what is missing): decode with `try?` (or catch the DecodingError) and throw \
+                SignInError.decoding, so the app switches over one type. See \(exercise.reference) and §9.1.
+                """)
+        }
+        XCTAssertNil(forum.credentials, "Auth answered 200 with no tokens, and signUp threw \(Self.describe(outcome.error)) but kept \(forum.credentials.map { "\($0)" } ?? "nil"): keep credentials only from a complete answer. See \(exercise.reference).")
+    }
+
     func test_signUp_failure_keepsNoCredentials() throws {
         _ = try signUp(Self.adaEmail, "12345")
         XCTAssertNil(forum.credentials, """

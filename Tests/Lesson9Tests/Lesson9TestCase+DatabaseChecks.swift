@@ -67,7 +67,8 @@ extension Lesson9TestCase {
         }
         if case .failure(let error) = outcome, let refresh = refreshRequests.first, !(200...299).contains(refresh.response.statusCode) {
             let refreshTokens = tokenNames.filter { $0.name.contains("refresh") }.map(\.token)
-            let sent = Self.formOrJSON(refresh.bodyText ?? "")["refresh_token"] ?? ""
+            let fields = Self.formOrJSON(refresh.bodyText ?? "")
+            let sent = fields["refresh_token"] ?? fields["refreshToken"] ?? ""
             if let wrong = wrongRefresh(refresh, refreshToken: refreshTokens.contains(sent) ? sent : refreshTokens.first ?? "") {
                 throw fail("After \(what), database threw \(Self.describe(error)) after a refused refresh. " + wrong, file: file, line: line)
             }
@@ -129,12 +130,13 @@ extension Lesson9TestCase {
         if !isJSON && type.hasPrefix("application/json") {
             return "\(head): a form body labelled Content-Type: application/json, which Secure Token would read as JSON and refuse. Label it application/x-www-form-urlencoded. See LESSONS.md §9.4."
         }
+        // Google's APIs read a field by its JSON name too: {"grantType", "refreshToken"} is what Firebase's iOS SDK sends.
         let fields = Self.formOrJSON(request.bodyText ?? "")
-        if fields["grant_type"] != "refresh_token" {
+        if (fields["grant_type"] ?? fields["grantType"]) != "refresh_token" {
             return "\(head), and its body has no grant_type=refresh_token: send the form grant_type=refresh_token&refresh_token=<refresh token>. See LESSONS.md §9.4."
         }
-        if fields["refresh_token"] != refreshToken {
-            return "\(head): its refresh_token is \(masked(fields["refresh_token"] ?? "missing")), not the refresh token kept at sign-in. See LESSONS.md §9.4."
+        if (fields["refresh_token"] ?? fields["refreshToken"]) != refreshToken {
+            return "\(head): its refresh_token is \(masked(fields["refresh_token"] ?? fields["refreshToken"] ?? "missing")), not the refresh token kept at sign-in. See LESSONS.md §9.4."
         }
         return nil
     }
