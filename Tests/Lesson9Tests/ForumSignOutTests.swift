@@ -36,37 +36,6 @@ final class ForumSignOutTests: Lesson9TestCase {
         waitUntil(0.3) { requestCount > before }
     }
 
-    /// Runs `body` while a task blocks each thread of the shared pool — one pool per priority, as many threads each
-    /// as the machine has cores (Linux) — so that no `Task { }` that `body` starts can run before it ends; then lets
-    /// them go.
-    /// Whether `body`, run on a thread of its own, ended within 1 s (it is waited for 2 s more once the pool is let go,
-    /// so that it ends within the test).
-    private static func whileTheSharedPoolIsBusy(_ body: @escaping () -> Void) -> Bool {
-        let priorities: [TaskPriority] = [.high, .medium, .low, .background]
-        let threads = ProcessInfo.processInfo.activeProcessorCount * priorities.count
-        let running = Box<Int>(), release = DispatchSemaphore(value: 0), lock = NSLock()
-        for priority in priorities {
-            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
-                Task.detached(priority: priority) {
-                    lock.lock(); running.set((running.get() ?? 0) + 1); lock.unlock()
-                    release.wait()
-                }
-            }
-        }
-        // They start within milliseconds; a loaded machine gets a second (a pool blocked for good: never).
-        let deadline = Date(timeIntervalSinceNow: 1)
-        while (running.get() ?? 0) < threads && Date() < deadline { usleep(200) }
-        let done = Box<Bool>()
-        Thread { body(); done.set(true) }.start()
-        let bodyDeadline = Date(timeIntervalSinceNow: 1)
-        while done.get() == nil && Date() < bodyDeadline { usleep(200) }
-        let inTime = done.get() != nil
-        for _ in 0..<threads { release.signal() }
-        let lateDeadline = Date(timeIntervalSinceNow: 2)
-        while done.get() == nil && Date() < lateDeadline { usleep(1000) }
-        return inTime
-    }
-
     func test_signOut_forgetsTheCredentials() throws {
         try signedInAsAda(for: exercise)
         try signOut()

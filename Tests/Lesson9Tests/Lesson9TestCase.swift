@@ -247,6 +247,64 @@ class Lesson9TestCase: LabTestCase {
         while !ended() && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
     }
 
+    /// Runs `body` while a task blocks each thread of the shared pool — one pool per priority, as many threads each
+    /// as the machine has cores (Linux) — so that no `Task { }` that `body` starts can run before it ends; then lets
+    /// them go.
+    /// Whether `body`, run on a thread of its own, ended within `seconds` (it is waited for 2 s more once the pool is
+    /// let go, so that it ends within the test).
+    static func whileTheSharedPoolIsBusy(for seconds: TimeInterval = 1, _ body: @escaping () -> Void) -> Bool {
+        let priorities: [TaskPriority] = [.high, .medium, .low, .background]
+        let threads = ProcessInfo.processInfo.activeProcessorCount * priorities.count
+        let running = Box<Int>(), release = DispatchSemaphore(value: 0), lock = NSLock()
+        for priority in priorities {
+            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
+                Task.detached(priority: priority) {
+                    lock.lock(); running.set((running.get() ?? 0) + 1); lock.unlock()
+                    release.wait()
+                }
+            }
+        }
+        // They start within milliseconds; a loaded machine gets a second (a pool blocked for good: never).
+        let deadline = Date(timeIntervalSinceNow: 1)
+        while (running.get() ?? 0) < threads && Date() < deadline { usleep(200) }
+        let done = Box<Bool>()
+        Thread { body(); done.set(true) }.start()
+        let bodyDeadline = Date(timeIntervalSinceNow: seconds)
+        while done.get() == nil && Date() < bodyDeadline { usleep(200) }
+        let inTime = done.get() != nil
+        for _ in 0..<threads { release.signal() }
+        let lateDeadline = Date(timeIntervalSinceNow: 2)
+        while done.get() == nil && Date() < lateDeadline { usleep(1000) }
+        return inTime
+    }
+
+    /// A call's outcome and `credentials` as they were the moment it returned, read in the call's own task while every
+    /// thread of the shared pool is blocked (the call runs on an executor of its own, Swift 6 and later): credentials
+    /// kept by a `Task { }` of its own are not there yet, every run, not only when the scheduler happens to be slow.
+    /// Nil where that cannot be arranged (before Swift 6) or when the call did not end within 2 s (then it is waited
+    /// for, 2 s at most, with the pool let go).
+    func outcomeWhileThePoolIsBusy(_ call: @escaping () async throws -> Credentials) -> (outcome: Result<Credentials, Error>, kept: Credentials?)? {
+        #if compiler(>=6.0)
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            let forum = self.forum!
+            let ended = Box<(Result<Credentials, Error>, Credentials?)>(), finished = DispatchSemaphore(value: 0)
+            _ = Self.whileTheSharedPoolIsBusy(for: 2.5) {
+                Self.startCall {
+                    let outcome: Result<Credentials, Error>
+                    do { outcome = .success(try await call()) } catch { outcome = .failure(error) }
+                    ended.set((outcome, forum.credentials))
+                    finished.signal()
+                }
+                _ = finished.wait(timeout: .now() + 2)
+            }
+            if let (outcome, kept) = ended.get() { return (outcome, kept) }
+            waitUntil(2) { ended.get() != nil }
+            return nil
+        }
+        #endif
+        return nil
+    }
+
     /// Runs the run loop until `done` or `seconds` have passed.
     func waitUntil(_ seconds: TimeInterval, _ done: () -> Bool) {
         let deadline = Date(timeIntervalSinceNow: seconds)
