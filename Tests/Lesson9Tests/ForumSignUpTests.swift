@@ -39,6 +39,14 @@ final class ForumSignUpTests: Lesson9TestCase {
         let forum = self.forum!
         let early = outcomeWhileThePoolIsBusy { try await forum.signUp(email: Self.adaEmail, password: Self.adaPassword) }
         try stopIfAStubRan()
+        if let early = early, early.keptReadBlocked {
+            throw fail("""
+                signUp returned, and reading `credentials` right after it waited for as long as the threads that run \
+                tasks were busy: it waits for a Task (a DispatchSemaphore, or another blocking wait, for async work). \
+                `credentials` is synchronous: read the state under your lock, without waiting for a Task; with every \
+                thread of the pool busy, such a wait never ends. See \(exercise.reference).
+                """)
+        }
         let outcome = try early?.outcome ?? signUp()
         if let early = early, case .success(let returned) = early.outcome, early.kept == nil {
             waitUntil(0.5) { forum.credentials != nil }

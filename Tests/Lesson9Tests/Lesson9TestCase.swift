@@ -281,25 +281,32 @@ class Lesson9TestCase: LabTestCase {
     /// A call's outcome and `credentials` as they were the moment it returned, read in the call's own task while every
     /// thread of the shared pool is blocked (the call runs on an executor of its own, Swift 6 and later): credentials
     /// kept by a `Task { }` of its own are not there yet, every run, not only when the scheduler happens to be slow.
-    /// Nil where that cannot be arranged (before Swift 6) or when the call did not end within 2 s (then it is waited
-    /// for, 2 s at most, with the pool let go).
-    func outcomeWhileThePoolIsBusy(_ call: @escaping () async throws -> Credentials) -> (outcome: Result<Credentials, Error>, kept: Credentials?)? {
+    /// `keptReadBlocked`: the call returned, but reading `credentials` did not end while the pool was busy (a read that
+    /// waits for a Task). Nil before Swift 6, or when the call had not ended 2 s after the pool was let go.
+    func outcomeWhileThePoolIsBusy(_ call: @escaping () async throws -> Credentials)
+        -> (outcome: Result<Credentials, Error>, kept: Credentials?, keptReadBlocked: Bool)? {
         #if compiler(>=6.0)
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
             let forum = self.forum!
-            let ended = Box<(Result<Credentials, Error>, Credentials?)>(), finished = DispatchSemaphore(value: 0)
+            let returned = Box<(Result<Credentials, Error>, Date)>(), kept = Box<Credentials?>()
+            let finished = DispatchSemaphore(value: 0)
+            let busyUntil = Box<Date>()
             _ = Self.whileTheSharedPoolIsBusy(for: 2.5) {
                 Self.startCall {
                     let outcome: Result<Credentials, Error>
                     do { outcome = .success(try await call()) } catch { outcome = .failure(error) }
-                    ended.set((outcome, forum.credentials))
+                    returned.set((outcome, Date()))
+                    kept.set(forum.credentials)
                     finished.signal()
                 }
                 _ = finished.wait(timeout: .now() + 2)
+                busyUntil.set(Date())
             }
-            if let (outcome, kept) = ended.get() { return (outcome, kept) }
-            waitUntil(2) { ended.get() != nil }
-            return nil
+            waitUntil(2) { kept.get() != nil }
+            guard let (outcome, at) = returned.get() else { return nil }
+            // Returned well before the busy time was over, yet `finished` only came when it was: the read waited for the pool.
+            let blocked = kept.get() == nil || busyUntil.get().map { at < $0.addingTimeInterval(-1) } == true
+            return (outcome, kept.get() ?? nil, blocked)
         }
         #endif
         return nil
