@@ -329,44 +329,6 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         XCTAssertEqual(refreshRequests.count, 1, "After a refused refresh and a new sign-in, the next expiry gave \(refreshTraffic) (\(databaseTraffic)); expected one. See LESSONS.md §9.4.")
     }
 
-    func test_database_aSignInDuringARefresh_keepsTheNewUser() throws {
-        let ada = try signedInAsAda(for: exercise)
-        try makeAccount(Self.benEmail, Self.benPassword)
-        letTheTokenExpire()  // Ada's next request refreshes
-        auth.holdResponses()  // the refresh stays under way until Ben has signed in
-        let forum = self.forum!, uid = ada.userID, ended = Box<Result<Data, Error>>()
-        var releaseTheRefresh: () -> Void = {}
-        defer {  // however the test ends, the call ends within it
-            releaseTheRefresh()
-            auth.releaseHeldResponses()
-            waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
-        }
-        Self.startCall {
-            do { ended.set(.success(try await forum.database("GET", "users/\(uid)"))) } catch { ended.set(.failure(error)) }
-        }
-        waitUntil(CompletionTimeouts.normal) { !refreshRequests.isEmpty || ended.get() != nil }
-        try stopIfAStubRan()
-        guard !refreshRequests.isEmpty else {
-            throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests above say what is wrong.")
-        }
-        let held = auth.holdOnlyTheResponsesSoFar()  // the refresh's answer waits; Ben's sign-in goes through
-        releaseTheRefresh = { held.release() }
-        let signedIn = try signIn(Self.benEmail, Self.benPassword)
-        guard case .success(let ben) = signedIn, forum.credentials == ben else {
-            throw fail("setup: Ben's sign-in while Ada's refresh was under way gave \(Self.describe(signedIn)), and `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"). Fix §9.3 first; a sign-in does not wait for a refresh.")
-        }
-        held.release()
-        waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
-        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
-        let kept = forum.credentials
-        XCTAssertEqual(kept, ben, """
-            Ben signed in while Ada's refresh was under way, and when the refresh ended `credentials` held \
-            \(kept.map { $0.userID == ada.userID ? "Ada's refreshed tokens" : "\($0)" } ?? "nil"): the refresh replaced \
-            Ben's sign-in. Keep a refresh's tokens only if the credentials it replaces are still the kept ones (the \
-            same user and tokens it refreshed) — not whenever someone is signed in. See LESSONS.md §9.4 and §9.5.
-            """)
-    }
-
     // MARK: Two requests, one refresh
 
     func test_database_twoRequestsExpiringTogether_refreshOnce() throws {

@@ -107,4 +107,49 @@ final class ForumSignOutTests: Lesson9TestCase {
             See LESSONS.md §9.4 and §9.5.
             """)
     }
+
+    func test_signOut_duringARefresh_thenAnotherSignIn_keepsTheNewUser() throws {
+        let ada = try signedInAsAda(for: exercise)
+        try makeAccount(Self.benEmail, Self.benPassword)
+        letTheTokenExpire()  // Ada's next request refreshes
+        auth.holdResponses()  // the refresh stays under way until Ada has signed out and Ben has signed in
+        let forum = self.forum!, uid = ada.userID, ended = Box<Result<Data, Error>>()
+        var releaseTheRefresh: () -> Void = {}
+        defer {  // however the test ends, the call ends within it
+            releaseTheRefresh()
+            auth.releaseHeldResponses()
+            waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
+        }
+        Self.startCall {
+            do { ended.set(.success(try await forum.database("GET", "users/\(uid)"))) } catch { ended.set(.failure(error)) }
+        }
+        waitUntil(CompletionTimeouts.normal) { !refreshRequests.isEmpty || ended.get() != nil }
+        try stopIfAStubRan()
+        guard !refreshRequests.isEmpty else {
+            throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests of §9.4 say what is wrong: fix them first. See LESSONS.md §9.4.")
+        }
+        let held = auth.holdOnlyTheResponsesSoFar()  // the refresh's answer waits; Ben's sign-in goes through
+        releaseTheRefresh = { held.release() }
+        let signedOut = Box<Bool>()
+        Thread { forum.signOut(); signedOut.set(true) }.start()
+        waitUntil(1) { signedOut.get() != nil }
+        try stopIfAStubRan()
+        guard signedOut.get() != nil, forum.credentials == nil else {
+            throw fail("setup: signOut() during a refresh \(signedOut.get() == nil ? "did not return" : "left `credentials` set"). The test test_signOut_duringARefresh_staysSignedOut says what is wrong. See \(exercise.reference).")
+        }
+        let signedIn = try signIn(Self.benEmail, Self.benPassword)
+        guard case .success(let ben) = signedIn, forum.credentials == ben else {
+            throw fail("setup: Ben's sign-in while Ada's refresh was under way gave \(Self.describe(signedIn)), and `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"). Fix §9.3 first; a sign-in does not wait for a refresh.")
+        }
+        held.release()
+        waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
+        let kept = forum.credentials
+        XCTAssertEqual(kept, ben, """
+            Ada signed out and Ben signed in while her refresh was under way, and when the refresh ended `credentials` \
+            held \(kept.map { $0.userID == ada.userID ? "Ada's refreshed tokens" : "\($0)" } ?? "nil"): the refresh \
+            replaced Ben's sign-in. Keep a refresh's tokens only if the credentials it replaces are still the kept ones \
+            (the same user and tokens it refreshed) — not whenever someone is signed in. See LESSONS.md §9.4 and \(exercise.reference).
+            """)
+    }
 }
