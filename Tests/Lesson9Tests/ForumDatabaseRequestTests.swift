@@ -63,10 +63,17 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
     // MARK: The rules' refusal
 
     func test_database_writingBelowAnotherUser_throwsPermissionDenied() throws {
-        try signedInAsAda(for: exercise)
+        let ada = try signedInAsAda(for: exercise)
         let ben = try makeAccount(Self.benEmail, Self.benPassword)
         let outcome = try request("PUT", "users/\(ben)/name", body: #""Not Ben""#)
         try expectFailure(outcome, .permissionDenied, after: "The rules refused Ada's write below /users/<Ben's uid> (401 Permission denied)", exercise)
+        XCTAssertEqual(forum.credentials, ada, """
+            The rules refused Ada's write below /users/<Ben's uid> (401 Permission denied), and database left \
+            `credentials` \(forum.credentials.map { "\($0)" } ?? "nil"): it signed her out. Permission denied says \
+            this write is not allowed, not that her sign-in is over: she stays signed in, and her next request, below \
+            her own uid, is allowed. Change the credentials only after a refresh (new tokens) or a refused refresh. \
+            See \(exercise.reference).
+            """)
     }
 
     func test_database_postingAsSomeoneElse_throwsPermissionDenied_withoutRefreshing() throws {
@@ -232,6 +239,14 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
             Ada's token had expired (401 Auth token is expired); after the refresh, the rules refused her write below \
             /users/<Ben's uid> (401 Permission denied)
             """, exercise)
+        let refreshed = refreshRequests.first?.response.bodyJSON?["id_token"].stringValue
+        XCTAssertTrue(forum.credentials != nil && forum.credentials?.idToken == refreshed, """
+            After the refresh, the rules refused Ada's write below /users/<Ben's uid> (401 Permission denied), and \
+            `credentials` is \(forum.credentials.map { "<" + masked($0.idToken) + ">" } ?? "nil") (\(refreshTraffic)): \
+            \(forum.credentials == nil ? "database signed her out" : "not the refreshed ID token"). Permission denied \
+            is the rules' answer to this write, not the end of her sign-in: keep the refreshed tokens, signed in. \
+            See LESSONS.md §9.4.
+            """)
     }
 
     func test_database_refusedRefresh_throwsSignInExpired_andSignsOut() throws {
@@ -254,6 +269,36 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
             refused refresh (400 INVALID_REFRESH_TOKEN…) ends the sign-in; after a lost connection the user is still signed \
             in, and the next request refreshes again. See LESSONS.md §9.4.
             """)
+    }
+
+    func test_database_refreshServerError_keepsTheSignIn() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        let page = "<html><body><h1>503 Service Unavailable</h1></body></html>"
+        for _ in 0..<3 { auth.inject(.page(status: 503, contentType: "text/html", body: page)) }  // tried again or not
+        let outcome = try request("GET", "users/\(ada.userID)")
+        let situation = """
+            The token expired, and Secure Token answered the refresh 503 Service Unavailable (an outage: it refused \
+            no token)
+            """
+        if forum.credentials == nil {
+            throw fail("""
+                \(situation), and database forgot the credentials (it \(Self.describe(outcome))): an outage of Secure \
+                Token would sign every user out. Only a refused refresh (400 INVALID_REFRESH_TOKEN, TOKEN_EXPIRED, \
+                USER_NOT_FOUND, USER_DISABLED) ends the sign-in; after any other failure the user stays signed in, and \
+                the next request refreshes again. See \(exercise.reference).
+                """)
+        }
+        if case .failure(SignInError.signInExpired) = outcome {
+            throw fail("""
+                \(situation), and database threw .signInExpired: the sign-in is not over (the credentials are kept), \
+                and the app would ask Ada to sign in again for nothing. A refresh answered with another status is that \
+                status, .status(503, …) (or .auth(message) for an Auth error other than the refusals). See \(exercise.reference) and §9.1.
+                """)
+        }
+        if case .success = outcome {
+            throw fail("\(situation), and database returned success (\(databaseTraffic)): without a fresh token the request cannot succeed. See \(exercise.reference).")
+        }
     }
 
     func test_database_afterARefusedRefresh_aNewSignInRefreshesAgain() throws {

@@ -17,37 +17,23 @@ final class ForumSignOutTests: Lesson9TestCase {
     /// every run, not only when the scheduler happens to be slow.
     private func signOut() throws {
         let forum = self.forum!
-        var held: Credentials?
-        Self.whileTheSharedPoolIsBusy {
+        let held = Box<Credentials?>()
+        let returned = Self.whileTheSharedPoolIsBusy {
             forum.signOut()
-            held = forum.credentials
+            held.set(forum.credentials)
         }
-        heldWhenSignOutReturned = held
         try stopIfAStubRan()
+        guard returned else {
+            throw fail("""
+                signOut(), or reading `credentials` right after it, had not returned 1 s later, while the threads that \
+                run tasks were busy: it waits for async work — a DispatchSemaphore (or another blocking wait) for a \
+                Task. Both are synchronous: forget the credentials (and read them) right there, under your lock, \
+                without waiting for a Task; with every thread of the pool busy, such a wait never ends. See \(exercise.reference).
+                """)
+        }
+        heldWhenSignOutReturned = held.get() ?? nil
         let before = requestCount
         waitUntil(0.3) { requestCount > before }
-    }
-
-    /// Runs `body` while a task blocks each thread of the shared pool — one pool per priority, as many threads each
-    /// as the machine has cores (Linux) — so that no `Task { }` that `body` starts can run before it ends; then lets
-    /// them go.
-    private static func whileTheSharedPoolIsBusy(_ body: () -> Void) {
-        let priorities: [TaskPriority] = [.high, .medium, .low, .background]
-        let threads = ProcessInfo.processInfo.activeProcessorCount * priorities.count
-        let running = Box<Int>(), release = DispatchSemaphore(value: 0), lock = NSLock()
-        for priority in priorities {
-            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
-                Task.detached(priority: priority) {
-                    lock.lock(); running.set((running.get() ?? 0) + 1); lock.unlock()
-                    release.wait()
-                }
-            }
-        }
-        // They start within milliseconds; a loaded machine gets a second (a pool blocked for good: never).
-        let deadline = Date(timeIntervalSinceNow: 1)
-        while (running.get() ?? 0) < threads && Date() < deadline { usleep(200) }
-        body()
-        for _ in 0..<threads { release.signal() }
     }
 
     func test_signOut_forgetsTheCredentials() throws {
@@ -95,8 +81,20 @@ final class ForumSignOutTests: Lesson9TestCase {
         guard !refreshRequests.isEmpty else {
             throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests of §9.4 say what is wrong: fix them first. See LESSONS.md §9.4.")
         }
-        forum.signOut()
+        let signedOut = Box<Bool>()
+        Thread { forum.signOut(); signedOut.set(true) }.start()  // a signOut that waits for the held refresh never returns
+        waitUntil(1) { signedOut.get() != nil }
         try stopIfAStubRan()
+        guard signedOut.get() != nil else {
+            auth.releaseHeldResponses()
+            waitUntil(CompletionTimeouts.normal) { signedOut.get() != nil }
+            throw fail("""
+                signOut() did not return while a refresh was under way (the test held its answer back for 1 s): it \
+                waits for the refresh. Signing out cannot wait for the network (Secure Token may take a minute to \
+                answer, or never): forget the credentials at once, and let the refresh, when it ends, see that the \
+                credentials it replaces are gone and keep nothing. See \(exercise.reference) and LESSONS.md §9.4.
+                """)
+        }
         guard forum.credentials == nil else {
             throw fail("After signOut(), `credentials` is still \(forum.credentials.map { "\($0)" } ?? "nil"): forget the tokens. See \(exercise.reference).")
         }
@@ -107,6 +105,51 @@ final class ForumSignOutTests: Lesson9TestCase {
             Ada signed out while a refresh was under way, and when it ended `credentials` held \(forum.credentials.map { "\($0)" } ?? "nil"): \
             the refresh signed her back in. Keep a refresh's tokens only if the credentials it replaces are still the kept ones. \
             See LESSONS.md §9.4 and §9.5.
+            """)
+    }
+
+    func test_signOut_duringARefresh_thenAnotherSignIn_keepsTheNewUser() throws {
+        let ada = try signedInAsAda(for: exercise)
+        try makeAccount(Self.benEmail, Self.benPassword)
+        letTheTokenExpire()  // Ada's next request refreshes
+        auth.holdResponses()  // the refresh stays under way until Ada has signed out and Ben has signed in
+        let forum = self.forum!, uid = ada.userID, ended = Box<Result<Data, Error>>()
+        var releaseTheRefresh: () -> Void = {}
+        defer {  // however the test ends, the call ends within it
+            releaseTheRefresh()
+            auth.releaseHeldResponses()
+            waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
+        }
+        Self.startCall {
+            do { ended.set(.success(try await forum.database("GET", "users/\(uid)"))) } catch { ended.set(.failure(error)) }
+        }
+        waitUntil(CompletionTimeouts.normal) { !refreshRequests.isEmpty || ended.get() != nil }
+        try stopIfAStubRan()
+        guard !refreshRequests.isEmpty else {
+            throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests of §9.4 say what is wrong: fix them first. See LESSONS.md §9.4.")
+        }
+        let held = auth.holdOnlyTheResponsesSoFar()  // the refresh's answer waits; Ben's sign-in goes through
+        releaseTheRefresh = { held.release() }
+        let signedOut = Box<Bool>()
+        Thread { forum.signOut(); signedOut.set(true) }.start()
+        waitUntil(1) { signedOut.get() != nil }
+        try stopIfAStubRan()
+        guard signedOut.get() != nil, forum.credentials == nil else {
+            throw fail("setup: signOut() during a refresh \(signedOut.get() == nil ? "did not return" : "left `credentials` set"). The test test_signOut_duringARefresh_staysSignedOut says what is wrong. See \(exercise.reference).")
+        }
+        let signedIn = try signIn(Self.benEmail, Self.benPassword)
+        guard case .success(let ben) = signedIn, forum.credentials == ben else {
+            throw fail("setup: Ben's sign-in while Ada's refresh was under way gave \(Self.describe(signedIn)), and `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"). Fix §9.3 first; a sign-in does not wait for a refresh.")
+        }
+        held.release()
+        waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
+        let kept = forum.credentials
+        XCTAssertEqual(kept, ben, """
+            Ada signed out and Ben signed in while her refresh was under way, and when the refresh ended `credentials` \
+            held \(kept.map { $0.userID == ada.userID ? "Ada's refreshed tokens" : "\($0)" } ?? "nil"): the refresh \
+            replaced Ben's sign-in. Keep a refresh's tokens only if the credentials it replaces are still the kept ones \
+            (the same user and tokens it refreshed) — not whenever someone is signed in. See LESSONS.md §9.4 and \(exercise.reference).
             """)
     }
 }

@@ -36,7 +36,28 @@ final class ForumSignUpTests: Lesson9TestCase {
     }
 
     func test_signUp_keepsTheCredentials() throws {
-        let outcome = try signUp()
+        let forum = self.forum!
+        let early = outcomeWhileThePoolIsBusy { try await forum.signUp(email: Self.adaEmail, password: Self.adaPassword) }
+        try stopIfAStubRan()
+        if let early = early, early.keptReadBlocked {
+            throw fail("""
+                signUp returned, and reading `credentials` right after it waited for as long as the threads that run \
+                tasks were busy: it waits for a Task (a DispatchSemaphore, or another blocking wait, for async work). \
+                `credentials` is synchronous: read the state under your lock, without waiting for a Task; with every \
+                thread of the pool busy, such a wait never ends. See \(exercise.reference).
+                """)
+        }
+        let outcome = try early?.outcome ?? signUp()
+        if let early = early, case .success(let returned) = early.outcome, early.kept == nil {
+            waitUntil(0.5) { forum.credentials != nil }
+            if forum.credentials == returned {
+                throw fail("""
+                    When signUp returned \(returned), `credentials` was still nil: they were kept only later, by a `Task { }` \
+                    of its own. Keep them before returning (under your lock, in the function itself): a request made right \
+                    after signUp returns must find them. See \(exercise.reference).
+                    """)
+            }
+        }
         guard case .success(let returned) = outcome else { return try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise) }
         XCTAssertEqual(forum.credentials, returned, """
             After signUp returned \(returned), `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"): keep what \
@@ -76,11 +97,65 @@ final class ForumSignUpTests: Lesson9TestCase {
         try expectTransport(outcome, after: "The connection was lost before Auth answered", exercise)
     }
 
+    func test_signUp_anErrorPageThatIsNotJSON_throwsStatus() throws {
+        let page = "<html><body><h1>503 Service Unavailable</h1></body></html>"
+        for _ in 0..<3 { auth.inject(.page(status: 503, contentType: "text/html", body: page)) }  // a client may try again once
+        let outcome = try signUp()
+        switch outcome {
+        case .failure(let error) where error is SignInError: return  // .status(503, …) is meant; any case of its own is the app's to show
+        case .failure(let error):
+            throw fail("""
+                Google's front end answered 503 with an HTML page, not Auth's JSON error, and signUp threw \
+                \(Self.describe(error)); expected .status(503, …). Read the error body with `try?` and, when it is not \
+                {"error": {"message": …}}, throw .status(code, the body as text): the decoder's own error is none of \
+                SignInError's cases, and the app switches over those. See \(exercise.reference) and §9.1.
+                """)
+        case .success(let value):
+            throw fail("Google's front end answered 503 with an HTML page, and signUp returned \(value): only a 2xx answer signs in; a 503 is .status(503, …). See \(exercise.reference) and §9.1.")
+        }
+    }
+
+    func test_signUp_anAnswerWithoutTheTokens_throwsDecoding() throws {
+        auth.inject(.answer(status: 200, body: #"{"kind": "identitytoolkit#SignupNewUserResponse", "email": "ada@example.com"}"#))
+        let outcome = try signUp()
+        if case .success(let value) = outcome {
+            throw fail("""
+                Auth answered 200 with no localId, idToken or refreshToken, and signUp returned \(value)\
+                \(forum.credentials == nil ? "" : ", and kept it"): a user with no tokens, whose every request is refused. A 2xx \
+                answer without the three fields is not a sign-in: throw .decoding(what is missing) and keep nothing \
+                (optional fields filled with "" hide that). See \(exercise.reference) and §9.1.
+                """)
+        }
+        if let error = outcome.error, !(error is SignInError) {
+            throw fail("""
+                Auth answered 200 with no localId, idToken or refreshToken, and signUp threw \(Self.describe(error)); \
+                expected .decoding(what is missing): decode with `try?` (or catch the DecodingError) and throw \
+                SignInError.decoding, so the app switches over one type. See \(exercise.reference) and §9.1.
+                """)
+        }
+        XCTAssertNil(forum.credentials, "Auth answered 200 with no tokens, and signUp threw \(Self.describe(outcome.error)) but kept \(forum.credentials.map { "\($0)" } ?? "nil"): keep credentials only from a complete answer. See \(exercise.reference).")
+    }
+
     func test_signUp_failure_keepsNoCredentials() throws {
         _ = try signUp(Self.adaEmail, "12345")
         XCTAssertNil(forum.credentials, """
             After a sign-up refused with WEAK_PASSWORD, `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"): a \
             refused sign-up signs nobody in. Keep credentials only from a 2xx answer. See \(exercise.reference).
+            """)
+    }
+
+    func test_signUp_failureWhileSignedIn_leavesTheCredentialsAsTheyWere() throws {
+        let first = try signUp(Self.benEmail, Self.benPassword)
+        guard case .success(let ben) = first else {
+            return try checkCredentials(first, answeredBy: try theAuthRequest(of: exercise), exercise)
+        }
+        guard forum.credentials == ben else { return }  // not kept at all: test_signUp_keepsTheCredentials says so
+        _ = try signUp(Self.benEmail, Self.benPassword)  // his email again: EMAIL_EXISTS
+        XCTAssertEqual(forum.credentials, ben, """
+            Ben was signed in; a second sign-up refused with EMAIL_EXISTS left `credentials` \
+            \(forum.credentials.map { "\($0)" } ?? "nil"). A refused sign-up leaves the credentials as they were: \
+            whoever was signed in stays signed in. Keep new ones only from a 2xx answer, and change nothing before \
+            (no sign-out first). See \(exercise.reference).
             """)
     }
 }

@@ -67,10 +67,22 @@ extension Lesson9TestCase {
         }
         if case .failure(let error) = outcome, let refresh = refreshRequests.first, !(200...299).contains(refresh.response.statusCode) {
             let refreshTokens = tokenNames.filter { $0.name.contains("refresh") }.map(\.token)
-            let sent = Self.formOrJSON(refresh.bodyText ?? "")["refresh_token"] ?? ""
+            let fields = Self.formOrJSON(refresh.bodyText ?? "")
+            let sent = fields["refresh_token"] ?? fields["refreshToken"] ?? ""
             if let wrong = wrongRefresh(refresh, refreshToken: refreshTokens.contains(sent) ? sent : refreshTokens.first ?? "") {
                 throw fail("After \(what), database threw \(Self.describe(error)) after a refused refresh. " + wrong, file: file, line: line)
             }
+        }
+        let sent = firebase.requests
+        if case .failure(let error) = outcome, refreshes >= 1, sent.count >= 2, let expired = sent[0].query["auth"],
+           sent[1].query["auth"] == expired, sent[0].response.statusCode == 401,
+           sent[1].method == sent[0].method, sent[1].path == sent[0].path {
+            throw fail("""
+                After \(what), database retried with the expired ID token again (\(brief(sent[1]))) and threw \
+                \(Self.describe(error)), though it refreshed (\(refreshTraffic)): the retry went out before the refresh's \
+                new ID token was there. `try await` the refresh and send the token it gives (a refresh left running in a \
+                `Task { }` of its own is not waited for). See LESSONS.md §9.4.
+                """, file: file, line: line)
         }
         if refreshes > 1 {
             throw fail("""
@@ -118,12 +130,13 @@ extension Lesson9TestCase {
         if !isJSON && type.hasPrefix("application/json") {
             return "\(head): a form body labelled Content-Type: application/json, which Secure Token would read as JSON and refuse. Label it application/x-www-form-urlencoded. See LESSONS.md §9.4."
         }
+        // Google's APIs read a field by its JSON name too: {"grantType", "refreshToken"} is what Firebase's iOS SDK sends.
         let fields = Self.formOrJSON(request.bodyText ?? "")
-        if fields["grant_type"] != "refresh_token" {
+        if (fields["grant_type"] ?? fields["grantType"]) != "refresh_token" {
             return "\(head), and its body has no grant_type=refresh_token: send the form grant_type=refresh_token&refresh_token=<refresh token>. See LESSONS.md §9.4."
         }
-        if fields["refresh_token"] != refreshToken {
-            return "\(head): its refresh_token is \(masked(fields["refresh_token"] ?? "missing")), not the refresh token kept at sign-in. See LESSONS.md §9.4."
+        if (fields["refresh_token"] ?? fields["refreshToken"]) != refreshToken {
+            return "\(head): its refresh_token is \(masked(fields["refresh_token"] ?? fields["refreshToken"] ?? "missing")), not the refresh token kept at sign-in. See LESSONS.md §9.4."
         }
         return nil
     }

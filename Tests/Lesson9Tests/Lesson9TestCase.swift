@@ -247,6 +247,71 @@ class Lesson9TestCase: LabTestCase {
         while !ended() && Date() < deadline { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
     }
 
+    /// Runs `body` while a task blocks each thread of the shared pool — one pool per priority, as many threads each
+    /// as the machine has cores (Linux) — so that no `Task { }` that `body` starts can run before it ends; then lets
+    /// them go.
+    /// Whether `body`, run on a thread of its own, ended within `seconds` (it is waited for 2 s more once the pool is
+    /// let go, so that it ends within the test).
+    static func whileTheSharedPoolIsBusy(for seconds: TimeInterval = 1, _ body: @escaping () -> Void) -> Bool {
+        let priorities: [TaskPriority] = [.high, .medium, .low, .background]
+        let threads = ProcessInfo.processInfo.activeProcessorCount * priorities.count
+        let running = Box<Int>(), release = DispatchSemaphore(value: 0), lock = NSLock()
+        for priority in priorities {
+            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
+                Task.detached(priority: priority) {
+                    lock.lock(); running.set((running.get() ?? 0) + 1); lock.unlock()
+                    release.wait()
+                }
+            }
+        }
+        // They start within milliseconds; a loaded machine gets a second (a pool blocked for good: never).
+        let deadline = Date(timeIntervalSinceNow: 1)
+        while (running.get() ?? 0) < threads && Date() < deadline { usleep(200) }
+        let done = Box<Bool>()
+        Thread { body(); done.set(true) }.start()
+        let bodyDeadline = Date(timeIntervalSinceNow: seconds)
+        while done.get() == nil && Date() < bodyDeadline { usleep(200) }
+        let inTime = done.get() != nil
+        for _ in 0..<threads { release.signal() }
+        let lateDeadline = Date(timeIntervalSinceNow: 2)
+        while done.get() == nil && Date() < lateDeadline { usleep(1000) }
+        return inTime
+    }
+
+    /// A call's outcome and `credentials` as they were the moment it returned, read in the call's own task while every
+    /// thread of the shared pool is blocked (the call runs on an executor of its own, Swift 6 and later): credentials
+    /// kept by a `Task { }` of its own are not there yet, every run, not only when the scheduler happens to be slow.
+    /// `keptReadBlocked`: the call returned, but reading `credentials` did not end while the pool was busy (a read that
+    /// waits for a Task). Nil before Swift 6, or when the call had not ended 2 s after the pool was let go.
+    func outcomeWhileThePoolIsBusy(_ call: @escaping () async throws -> Credentials)
+        -> (outcome: Result<Credentials, Error>, kept: Credentials?, keptReadBlocked: Bool)? {
+        #if compiler(>=6.0)
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            let forum = self.forum!
+            let returned = Box<(Result<Credentials, Error>, Date)>(), kept = Box<Credentials?>()
+            let finished = DispatchSemaphore(value: 0)
+            let busyUntil = Box<Date>()
+            _ = Self.whileTheSharedPoolIsBusy(for: 2.5) {
+                Self.startCall {
+                    let outcome: Result<Credentials, Error>
+                    do { outcome = .success(try await call()) } catch { outcome = .failure(error) }
+                    returned.set((outcome, Date()))
+                    kept.set(forum.credentials)
+                    finished.signal()
+                }
+                _ = finished.wait(timeout: .now() + 2)
+                busyUntil.set(Date())
+            }
+            waitUntil(2) { kept.get() != nil }
+            guard let (outcome, at) = returned.get() else { return nil }
+            // Returned well before the busy time was over, yet `finished` only came when it was: the read waited for the pool.
+            let blocked = kept.get() == nil || busyUntil.get().map { at < $0.addingTimeInterval(-1) } == true
+            return (outcome, kept.get() ?? nil, blocked)
+        }
+        #endif
+        return nil
+    }
+
     /// Runs the run loop until `done` or `seconds` have passed.
     func waitUntil(_ seconds: TimeInterval, _ done: () -> Bool) {
         let deadline = Date(timeIntervalSinceNow: seconds)
