@@ -43,27 +43,9 @@ final class ForumSignInTests: Lesson9TestCase {
     func test_signIn_keepsTheCredentials() throws {
         try makeAccount(Self.adaEmail, Self.adaPassword)
         let forum = self.forum!
-        let early = outcomeWhileThePoolIsBusy { try await forum.signIn(email: Self.adaEmail, password: Self.adaPassword) }
-        try stopIfAStubRan()
-        if let early = early, early.keptReadBlocked {
-            throw fail("""
-                signIn returned, and reading `credentials` right after it waited for as long as the threads that run \
-                tasks were busy: it waits for a Task (a DispatchSemaphore, or another blocking wait, for async work). \
-                `credentials` is synchronous: read the state under your lock, without waiting for a Task; with every \
-                thread of the pool busy, such a wait never ends. See \(exercise.reference).
-                """)
-        }
-        let outcome = try early?.outcome ?? signIn()
-        if let early = early, case .success(let returned) = early.outcome, early.kept == nil {
-            waitUntil(0.5) { forum.credentials != nil }
-            if forum.credentials == returned {
-                throw fail("""
-                    When signIn returned \(returned), `credentials` was still nil: they were kept only later, by a `Task { }` \
-                    of its own. Keep them before returning (under your lock, in the function itself): a request made right \
-                    after signIn returns must find them. See \(exercise.reference).
-                    """)
-            }
-        }
+        let outcome = try outcomeKeptOnReturn(of: "signIn", exercise) {
+            try await forum.signIn(email: Self.adaEmail, password: Self.adaPassword)
+        } ?? signIn()
         guard case .success(let returned) = outcome else { return try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise) }
         XCTAssertEqual(forum.credentials, returned, """
             After signIn returned \(returned), `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"): keep what \

@@ -73,14 +73,7 @@ final class ForumSignOutTests: Lesson9TestCase {
             auth.releaseHeldResponses()
             waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
         }
-        Self.startCall {
-            do { ended.set(.success(try await forum.database("GET", "users/\(uid)"))) } catch { ended.set(.failure(error)) }
-        }
-        waitUntil(CompletionTimeouts.normal) { !refreshRequests.isEmpty || ended.get() != nil }
-        try stopIfAStubRan()
-        guard !refreshRequests.isEmpty else {
-            throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests of §9.4 say what is wrong: fix them first. See LESSONS.md §9.4.")
-        }
+        try startARefresh(ofUser: uid, into: ended)
         let signedOut = Box<Bool>()
         Thread { forum.signOut(); signedOut.set(true) }.start()  // a signOut that waits for the held refresh never returns
         waitUntil(1) { signedOut.get() != nil }
@@ -120,14 +113,7 @@ final class ForumSignOutTests: Lesson9TestCase {
             auth.releaseHeldResponses()
             waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
         }
-        Self.startCall {
-            do { ended.set(.success(try await forum.database("GET", "users/\(uid)"))) } catch { ended.set(.failure(error)) }
-        }
-        waitUntil(CompletionTimeouts.normal) { !refreshRequests.isEmpty || ended.get() != nil }
-        try stopIfAStubRan()
-        guard !refreshRequests.isEmpty else {
-            throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests of §9.4 say what is wrong: fix them first. See LESSONS.md §9.4.")
-        }
+        try startARefresh(ofUser: uid, into: ended)
         let held = auth.holdOnlyTheResponsesSoFar()  // the refresh's answer waits; Ben's sign-in goes through
         releaseTheRefresh = { held.release() }
         let signedOut = Box<Bool>()
@@ -151,5 +137,21 @@ final class ForumSignOutTests: Lesson9TestCase {
             replaced Ben's sign-in. Keep a refresh's tokens only if the credentials it replaces are still the kept ones \
             (the same user and tokens it refreshed) — not whenever someone is signed in. See LESSONS.md §9.4 and \(exercise.reference).
             """)
+    }
+
+    /// Starts `database("GET", "users/<uid>")` with the token expired and the Auth emulator holding its answers, and
+    /// returns once it has sent its refresh; the call's result lands in `ended`.
+    private func startARefresh(ofUser uid: String, into ended: Box<Result<Data, Error>>,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
+        let forum = self.forum!
+        Self.startCall {
+            do { ended.set(.success(try await forum.database("GET", "users/\(uid)"))) } catch { ended.set(.failure(error)) }
+        }
+        waitUntil(CompletionTimeouts.normal) { !refreshRequests.isEmpty || ended.get() != nil }
+        try stopIfAStubRan(file: file, line: line)
+        guard !refreshRequests.isEmpty else {
+            throw fail("setup: after 401 \"Auth token is expired\" database sent no refresh (\(databaseTraffic)). The tests of §9.4 say what is wrong: fix them first. See LESSONS.md §9.4.",
+                       file: file, line: line)
+        }
     }
 }

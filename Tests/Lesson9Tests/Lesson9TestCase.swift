@@ -255,18 +255,18 @@ class Lesson9TestCase: LabTestCase {
     static func whileTheSharedPoolIsBusy(for seconds: TimeInterval = 1, _ body: @escaping () -> Void) -> Bool {
         let priorities: [TaskPriority] = [.high, .medium, .low, .background]
         let threads = ProcessInfo.processInfo.activeProcessorCount * priorities.count
-        let running = Box<Int>(), release = DispatchSemaphore(value: 0), lock = NSLock()
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         for priority in priorities {
             for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
                 Task.detached(priority: priority) {
-                    lock.lock(); running.set((running.get() ?? 0) + 1); lock.unlock()
+                    started.signal()
                     release.wait()
                 }
             }
         }
         // They start within milliseconds; a loaded machine gets a second (a pool blocked for good: never).
-        let deadline = Date(timeIntervalSinceNow: 1)
-        while (running.get() ?? 0) < threads && Date() < deadline { usleep(200) }
+        let deadline = DispatchTime.now() + 1
+        for _ in 0..<threads where started.wait(timeout: deadline) == .timedOut { break }
         let done = Box<Bool>()
         Thread { body(); done.set(true) }.start()
         let bodyDeadline = Date(timeIntervalSinceNow: seconds)
@@ -310,6 +310,36 @@ class Lesson9TestCase: LabTestCase {
         }
         #endif
         return nil
+    }
+
+    /// `call` — `function` (signUp or signIn) — run while the pool is busy (`outcomeWhileThePoolIsBusy`). Stops the
+    /// test when reading `credentials` waited for a Task, or when the credentials were kept only later, by a `Task { }`.
+    /// The call's outcome, or nil where the pool cannot be kept busy (the caller then makes the call as usual).
+    func outcomeKeptOnReturn(of function: String, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+                             _ call: @escaping () async throws -> Credentials) throws -> Result<Credentials, Error>? {
+        let forum = self.forum!
+        let early = outcomeWhileThePoolIsBusy(call)
+        try stopIfAStubRan(file: file, line: line)
+        guard let early = early else { return nil }
+        if early.keptReadBlocked {
+            throw fail("""
+                \(function) returned, and reading `credentials` right after it waited for as long as the threads that \
+                run tasks were busy: it waits for a Task (a DispatchSemaphore, or another blocking wait, for async work). \
+                `credentials` is synchronous: read the state under your lock, without waiting for a Task; with every \
+                thread of the pool busy, such a wait never ends. See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        if case .success(let returned) = early.outcome, early.kept == nil {
+            waitUntil(0.5) { forum.credentials != nil }
+            if forum.credentials == returned {
+                throw fail("""
+                    When \(function) returned \(returned), `credentials` was still nil: they were kept only later, by a \
+                    `Task { }` of its own. Keep them before returning (under your lock, in the function itself): a request \
+                    made right after \(function) returns must find them. See \(exercise.reference).
+                    """, file: file, line: line)
+            }
+        }
+        return early.outcome
     }
 
     /// Runs the run loop until `done` or `seconds` have passed.
