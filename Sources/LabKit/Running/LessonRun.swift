@@ -231,11 +231,16 @@ public struct LessonRun {
     /// The result of a test that passed, after which its process crashed or ended before the next test started.
     private func endedAfterPassing(_ key: String, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise,
                                    round: TestRound) -> TestResult {
-        let parts = key.split(separator: "/").map(String.init)
         let how = round.status > 128
             ? "crashed\(Self.crashExplanation(output: round.output, status: round.status))"
             : "ended (exit status \(round.status)): a call to exit()?"
         let message = "this test passed, but then, before the next test started, the test process \(how) Work your code left running after the function returned (a completion called late, a `Task`, a timer, a request sent again) is still your code: it must not end the program. (The tests after it ran again without it.) See LESSONS.md §\(exercise.section)."
+        return failed(key, message: message, lesson: lesson, exercise: exercise)
+    }
+
+    /// A failed result of `key` ("Class/test") with `message`, for a test the kit charged without its own report.
+    private func failed(_ key: String, message: String, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise) -> TestResult {
+        let parts = key.split(separator: "/").map(String.init)
         return TestResult(name: parts.last ?? key, testClass: parts.first ?? "", testModule: "\(lesson.name)Tests",
                           outcome: .failed, message: DiagnosisLine.shape(message), lesson: lesson, exercise: exercise,
                           place: catalog.declarationPlaces[key])
@@ -245,7 +250,6 @@ public struct LessonRun {
     /// before it (`started` false).
     private func stopped(_ key: String, lesson: LessonCatalog.Lesson, exercise: LessonCatalog.Exercise,
                                 round: TestRound, started: Bool, timeLimit: TimeInterval) -> TestResult {
-        let parts = key.split(separator: "/").map(String.init)
         let see = "See LESSONS.md §\(exercise.section)."
         let message: String
         if !started {
@@ -257,9 +261,7 @@ public struct LessonRun {
         } else {
             message = "your code ended the test process during this test (exit status \(round.status)): a call to exit()? A function must return (or call its completion), never end the program. (The other tests ran on without it.) \(see)"
         }
-        return TestResult(name: parts.last ?? key, testClass: parts.first ?? "", testModule: "\(lesson.name)Tests",
-                          outcome: .failed, message: DiagnosisLine.shape(message), lesson: lesson, exercise: exercise,
-                          place: catalog.declarationPlaces[key])
+        return failed(key, message: message, lesson: lesson, exercise: exercise)
     }
 }
 
@@ -305,7 +307,7 @@ extension LessonRun {
     }
 
     private static func fatalErrorLine(in output: String) -> Substring? {
-        output.split(separator: "\n").first { line in line.contains("Fatal error") || CrashReport.stopMarkers.dropFirst().contains { line.contains($0) } }
+        output.split(separator: "\n").first { line in line.contains("Fatal error") || CrashReport.stopMarkers.contains { line.contains($0) } }
     }
 }
 
