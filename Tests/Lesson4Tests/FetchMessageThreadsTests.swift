@@ -133,6 +133,13 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         try checkSameThreads(controller.messageThreads, expected: try Self.expectedThreads(in: later.database), before: before)
     }
 
+    func test_fetchMessageThreads_twice_aNewMessageOnly_replacesTheList() throws {
+        let before = try fetchTheSampleFirst(for: "a second fetch")
+        let later = try Self.sampleWithANewMessage()
+        try fetchSuccessfully(later)
+        try checkSameThreads(controller.messageThreads, expected: try Self.expectedThreads(in: later), before: before)
+    }
+
     // MARK: The empty database
 
     func test_fetchMessageThreads_emptyDatabase_givesAnEmptyListAndNoError() throws {

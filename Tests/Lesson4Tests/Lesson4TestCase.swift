@@ -83,6 +83,20 @@ class Lesson4TestCase: LabTestCase {
         return (.object(threads), deleted)
     }
 
+    /// The course's sample database a while later: the same thread, with a second message posted since. Nothing but
+    /// the messages changed — not the number of threads, not their identifiers or titles — so a fetch of it after a
+    /// fetch of the sample shows whether the list is replaced on every success, or only when it "looks changed".
+    static func sampleWithANewMessage() throws -> JSONValue {
+        guard var threads = try sampleDatabase().objectValue, var thread = threads[sampleThreadID]?.objectValue,
+              var messages = thread["messages"]?.objectValue else {
+            throw FixtureProblem(description: "Fixtures/databases/message-board-sample.json has no sample thread with messages")
+        }
+        messages["-LKb7Qw2xRf9Tz1Hc3Ma"] = ["sender": "Grace", "text": "And it still works a day later", "timestamp": 5.5549227e8]
+        thread["messages"] = .object(messages)
+        threads[sampleThreadID] = .object(thread)
+        return .object(threads)
+    }
+
     /// The course's sample database and a second thread titled "REST APIs" like the first (another identifier,
     /// another message): two threads that only their identifiers tell apart.
     static func sampleWithASecondThreadOfTheSameTitle() throws -> JSONValue {
@@ -336,16 +350,27 @@ class Lesson4TestCase: LabTestCase {
         if let body = request.body, !body.isEmpty {
             return "fetchMessageThreads sent a body with its GET (\(request.summary)). A GET asks, it carries nothing: no `httpBody`. See LESSONS.md §4.1."
         }
+        if let accept = request.header("Accept"), accept.lowercased().contains("text/event-stream") {
+            return """
+                fetchMessageThreads sent \(request.summary) with `Accept: \(accept)`: that header asks Firebase for a \
+                live stream of events, not for the data. Firebase then keeps the answer open and sends an event at \
+                every change, so a data task never finishes and its handler never runs. A fetch is one plain GET: \
+                leave `Accept` out (or ask for `application/json`). See LESSONS.md §4.1.
+                """
+        }
         return nil
     }
 
-    /// The query parameters of `request` that change the answer (all but `print=pretty`, and an `orderBy` without a
-    /// filter that Firebase answered with 200: a REST answer is an object, unordered, so it is the same), or nil.
+    /// The query parameters of `request` that change the answer (all but `print=pretty`, an `orderBy` without a
+    /// filter that Firebase answered with 200: a REST answer is an object, unordered, so it is the same, and a valid
+    /// `timeout`), or nil.
     static func changingQuery(_ request: RecordedRequest) -> String? {
         let filters = ["startAt", "endAt", "equalTo", "limitToFirst", "limitToLast"]
-        let orderOnly = request.response.statusCode == 200 && !request.query.keys.contains(where: filters.contains)
+        let answered = request.response.statusCode == 200
+        let orderOnly = answered && !request.query.keys.contains(where: filters.contains)
+        // `timeout=10s` limits how long the read may take on the server; a valid one (answered 200) changes nothing.
         let changing = request.query.filter {
-            !($0.key == "print" && $0.value == "pretty") && !($0.key == "orderBy" && orderOnly)
+            !($0.key == "print" && $0.value == "pretty") && !($0.key == "orderBy" && orderOnly) && !($0.key == "timeout" && answered)
         }
         guard !changing.isEmpty else { return nil }
         return changing.keys.sorted().map { "\($0)=\(changing[$0]!)" }.joined(separator: "&")
@@ -401,6 +426,15 @@ class Lesson4TestCase: LabTestCase {
                 answer has no `\(key.stringValue)` of its own (\(oneLine(error))). GET /.json answers every thread: \
                 an object keyed by thread identifiers ({"695398C4-…": {…}, …}). Decode `[String: MessageThread]` \
                 and take its values. See LESSONS.md §4.2.
+                """
+        }
+        if case .keyNotFound(let key, let context) = error, context.codingPath.isEmpty {
+            return """
+                fetchMessageThreads decoded the database as an object with a key `\(key.stringValue)` holding the \
+                threads, and decoding failed because the answer has no such key (\(oneLine(error))). Firebase wraps \
+                nothing: GET /.json answers the threads themselves, the database's top-level children, keyed by \
+                thread identifiers ({"695398C4-…": {…}, …}). Decode `[String: MessageThread]` and take its values. \
+                See LESSONS.md §4.2.
                 """
         }
         var failedAt = Self.codingPath(of: error)
@@ -465,6 +499,16 @@ class Lesson4TestCase: LabTestCase {
                 After fetchMessageThreads `messageThreads` holds \(actual.count) thread(s); the database holds \
                 \(expected.count). Missing: \(Self.list(missing)); not in the database: \(Self.list(extra)). \
                 Keep every value of the decoded dictionary, once, and nothing else. See LESSONS.md §4.2.
+                """, file: file, line: line)
+        }
+        if !before.isEmpty, actual.count == before.count, zip(actual, before).allSatisfy({ $0 === $1 }),
+           actual.contains(where: { thread in expectedByID[thread.identifier].map { $0 != thread } ?? true }) {
+            throw fail("""
+                After the second fetch `messageThreads` is still the very list of the first fetch — the same \
+                \(before.count) thread object(s) — although the database changed since (a message was posted): \
+                the fetch succeeded, but its threads were not assigned. Code that assigns only when the list "looks \
+                changed" (another number of threads, other identifiers) misses every other change. A successful \
+                fetch replaces the list, always: `self.messageThreads = …`, then completion(nil). See LESSONS.md §4.5.
                 """, file: file, line: line)
         }
         let beforeByID = Dictionary(before.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
@@ -609,7 +653,9 @@ class Lesson4TestCase: LabTestCase {
             throw fail("""
                 The emulator answered \(answer), and fetchMessageThreads called completion(nil), as if it had \
                 succeeded. URLSession counts an HTTP error status as a successful transfer (its `error` is nil): check \
-                that the status code is in 200...299, and pass HTTPStatusError(statusCode:body:) when it is not. \(reference)
+                that the status code is in 200...299, and pass HTTPStatusError(statusCode:body:) when it is not. (If \
+                your code does check it, the error is lost on its way to the completion: a `try?`, or a Result or \
+                catch whose error is dropped, makes every failure look like success.) \(reference)
                 """, file: file, line: line)
         }
         if let decoding = error as? DecodingError {
