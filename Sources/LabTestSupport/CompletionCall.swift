@@ -197,7 +197,7 @@ extension LabTestCase {
         } else if firstIsError && secondIsNil {
             message += " It reported an error and then success: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code goes on to the success path — or a `defer { completion(nil) }` calls it again on the way out."
         } else if firstIsError {
-            message += " It reported an error and then went on: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code carries on to the next step (decoding an error body, say) and reports again."
+            message += " It reported an error and then went on: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code carries on to the next step (decoding an error body, say) and reports again. (A `return` inside `DispatchQueue.main.async { … }`, or any closure, ends only that closure, not the handler.)"
         } else if calls.count > 2, !calls.contains(where: { isError($0.0) }) {
             message += " It reported success once per item: a `completion` inside a loop (`for`, `forEach`) runs on every pass. Build the whole result in the loop, then call `completion` once, after it."
         } else {

@@ -187,6 +187,25 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
             """)
     }
 
+    func test_fetchMessageThreads_databaseEmptied_emptiesTheListBeforeCallingCompletion() throws {
+        _ = try fetchTheSampleFirst(for: "checking when the emptied list is set")
+        emulator.load(.null)
+        emulator.clearRequests()
+        let error = try fetch(holdingTheMainQueue: true)
+        try requireFetchSucceeded(error, setup: "checking when the emptied list is set")
+        guard controller.messageThreads.isEmpty else {
+            throw fail("setup: after a successful fetch of the emptied database `messageThreads` still holds threads, so when it is emptied cannot be checked; test_fetchMessageThreads_databaseEmptiedSinceTheLastFetch_emptiesTheList says what is wrong.")
+        }
+        let seen = listSeenByCompletion ?? []
+        XCTAssertTrue(seen.isEmpty, """
+            The database was emptied since the last fetch and GET /.json answered `null`, but when \
+            fetchMessageThreads called completion(nil) `messageThreads` still held the \(seen.count) thread(s) of the \
+            last fetch: it was emptied only afterwards. The caller reads the list in its completion (to show it), so \
+            empty it first, then call completion(nil) — on the `null` path too, in the same order as on every \
+            success. See LESSONS.md §4.5.
+            """)
+    }
+
     // MARK: When the server refuses
 
     func test_fetchMessageThreads_permissionDenied_passesHTTPStatusError401() throws {
@@ -252,6 +271,13 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
                 """)
         }
         try checkHTTPStatusError(error, status: 503, answer: "503 with a body that decodes as threads")
+    }
+
+    func test_fetchMessageThreads_serverError_withABodyThatDecodes_keepsTheList() throws {
+        let before = try fetchTheSampleFirst(for: "keeping the list after a 503 whose body decodes")
+        emulator.inject(.answer(status: 503, body: String(decoding: try Self.classDatabase().jsonData, as: UTF8.self)))
+        _ = try fetch()
+        checkListKept(before, after: "503 Service Unavailable, with a body that decodes as threads")
     }
 
     func test_fetchMessageThreads_permissionDenied_statusErrorCarriesTheBody() throws {

@@ -321,10 +321,15 @@ class Lesson4TestCase: LabTestCase {
                 """
         }
         if !request.hasJSONSuffix {
+            // The URL is `baseURL` itself: `.json` added too late (to a URLRequest changed after the task was made)?
+            let late = request.path == "/" ? """
+                 (If your code adds it to the request after making the data task: URLRequest is a struct, so the \
+                task keeps the copy it was given.)
+                """ : ""
             return """
                 fetchMessageThreads sent \(request.summary): the URL \(request.url.absoluteString) lacks `.json`, so \
                 Firebase answers "append .json to your request URI" instead of data. The whole database is at \
-                <baseURL>/.json. See LESSONS.md §4.1.
+                <baseURL>/.json.\(late) See LESSONS.md §4.1.
                 """
         }
         if request.path == "/." {
@@ -654,8 +659,10 @@ class Lesson4TestCase: LabTestCase {
                 The emulator answered \(answer), and fetchMessageThreads called completion(nil), as if it had \
                 succeeded. URLSession counts an HTTP error status as a successful transfer (its `error` is nil): check \
                 that the status code is in 200...299, and pass HTTPStatusError(statusCode:body:) when it is not. (If \
-                your code does check it, the error is lost on its way to the completion: a `try?`, or a Result or \
-                catch whose error is dropped, makes every failure look like success.) \(reference)
+                your code does check it, the error is lost on its way to the completion: `completion(error)` in the \
+                else of a guard that also checks the status passes the data task's `error`, which is nil whenever the \
+                server answered; a `try?`, or a Result or catch whose error is dropped, makes every failure look like \
+                success.) \(reference)
                 """, file: file, line: line)
         }
         if let decoding = error as? DecodingError {
