@@ -58,6 +58,10 @@ final class LikeTests: LikesTestCase {
             return XCTFail("""
                 \(exercise.function) wrote without if-match: a plain PUT overwrites whatever another client wrote \
                 meanwhile (a lost update). Send if-match: <the ETag you read>. See LESSONS.md §10.5.
+                If your code sets it and it is not sent: allHTTPHeaderFields is nil on a new URLRequest, so \
+                request.allHTTPHeaderFields?["if-match"] = tag sets nothing; and a URLRequest is a value, so a header set \
+                on a copy (a function's parameter, `var r = write`) is not on the request you send. Call \
+                write.setValue(tag, forHTTPHeaderField: "if-match") on the request you send.
                 \(write.summary)
                 """)
         }
