@@ -20,6 +20,10 @@ final class LikeTests: LikesTestCase {
                 """)
         }
         XCTAssertEqual(read.path, Self.counterPath, "\(exercise.function) read \(read.summary); the counter is <baseURL>/likes/m1.json (likesURL(of:)). See \(exercise.reference).")
+        XCTAssertTrue(read.hasJSONSuffix, """
+            \(exercise.function) read \(read.summary) without .json: Firebase's REST API is the location's URL + .json, \
+            <baseURL>/likes/m1.json (likesURL(of:) gives it), and it refuses the request otherwise. See \(exercise.reference).
+            """)
         XCTAssertEqual(read.header("X-Firebase-ETag")?.lowercased(), "true", """
             \(exercise.function) read the count without the header X-Firebase-ETag: true, so Firebase sent no ETag to \
             write with. See LESSONS.md §10.5.
@@ -65,11 +69,14 @@ final class LikeTests: LikesTestCase {
                 \(write.summary)
                 """)
         }
-        // An empty if-match (or "nil") is a tag the code never found: say where it is, as when no write is sent.
-        let notFound = ["", "nil", "null"].contains(ifMatch.trimmingCharacters(in: .whitespaces).lowercased()) && etag != nil ? """
-             An empty tag is one your code did not find: read it with response.value(forHTTPHeaderField: "ETag"), \
-            which ignores case: allHeaderFields is a plain dictionary, and Foundation on Linux spells this key \
-            "Etag", so allHeaderFields["ETag"] finds nothing.
+        // An empty if-match (or "nil", or null_etag when something is stored) is a tag the code never found: say where
+        // it is, as when no write is sent.
+        let sent = ifMatch.trimmingCharacters(in: .whitespaces).lowercased()
+        let notFound = ["", "nil", "null", "null_etag"].contains(sent) && etag != nil && etag != "null_etag" ? """
+             \(sent == "null_etag" ? "null_etag while a count is stored is a fallback for a tag" : "An empty tag is one") \
+            your code did not find: read it with response.value(forHTTPHeaderField: "ETag"), which ignores case: \
+            allHeaderFields is a plain dictionary, and Foundation on Linux spells this key "Etag", so \
+            allHeaderFields["ETag"] finds nothing.
             """ : ""
         XCTAssertEqual(ifMatch, etag, """
             \(exercise.function) sent if-match: \(ifMatch.isEmpty ? "(empty)" : ifMatch), not the ETag the read answered \
