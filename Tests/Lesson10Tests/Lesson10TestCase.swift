@@ -79,6 +79,17 @@ class Lesson10TestCase: LabTestCase {
             """
     }
 
+    /// When a request got no answer and the call sent another after it: a sentence saying so ("" otherwise).
+    static func sentAgainNote(_ requests: [RecordedRequest]) -> String {
+        guard let lost = requests.firstIndex(where: { $0.response.transportError != nil }), requests.count > lost + 1 else { return "" }
+        return """
+
+            It sent the request again after no answer came (\(requests.count) requests): report .transport and let the \
+            caller decide (the app shows the error, the user tries again). A write that got no answer may have been \
+            stored, and sent again it counts twice. See LESSONS.md §10.3.
+            """
+    }
+
     /// For a message about messages of one timestamp that came out in `keys`' order: when that is the Finder's order
     /// (`localizedStandardCompare`) on this machine, and not Firebase's, a sentence naming it; "" otherwise. Foundation's
     /// `KeyPathComparator(\.key)` and `SortDescriptor(\.key)` compare Strings that way on Apple platforms (by code on

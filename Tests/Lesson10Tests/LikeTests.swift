@@ -20,6 +20,10 @@ final class LikeTests: LikesTestCase {
                 """)
         }
         XCTAssertEqual(read.path, Self.counterPath, "\(exercise.function) read \(read.summary); the counter is <baseURL>/likes/m1.json (likesURL(of:)). See \(exercise.reference).")
+        XCTAssertTrue(read.hasJSONSuffix, """
+            \(exercise.function) read \(read.summary) without .json: Firebase's REST API is the location's URL + .json, \
+            <baseURL>/likes/m1.json (likesURL(of:) gives it), and it refuses the request otherwise. See \(exercise.reference).
+            """)
         XCTAssertEqual(read.header("X-Firebase-ETag")?.lowercased(), "true", """
             \(exercise.function) read the count without the header X-Firebase-ETag: true, so Firebase sent no ETag to \
             write with. See LESSONS.md §10.5.
@@ -58,14 +62,21 @@ final class LikeTests: LikesTestCase {
             return XCTFail("""
                 \(exercise.function) wrote without if-match: a plain PUT overwrites whatever another client wrote \
                 meanwhile (a lost update). Send if-match: <the ETag you read>. See LESSONS.md §10.5.
+                If your code sets it and it is not sent: allHTTPHeaderFields is nil on a new URLRequest, so \
+                request.allHTTPHeaderFields?["if-match"] = tag sets nothing; and a URLRequest is a value, so a header set \
+                on a copy (a function's parameter, `var r = write`) is not on the request you send. Call \
+                write.setValue(tag, forHTTPHeaderField: "if-match") on the request you send.
                 \(write.summary)
                 """)
         }
-        // An empty if-match (or "nil") is a tag the code never found: say where it is, as when no write is sent.
-        let notFound = ["", "nil", "null"].contains(ifMatch.trimmingCharacters(in: .whitespaces).lowercased()) && etag != nil ? """
-             An empty tag is one your code did not find: read it with response.value(forHTTPHeaderField: "ETag"), \
-            which ignores case: allHeaderFields is a plain dictionary, and Foundation on Linux spells this key \
-            "Etag", so allHeaderFields["ETag"] finds nothing.
+        // An empty if-match (or "nil", or null_etag when something is stored) is a tag the code never found: say where
+        // it is, as when no write is sent.
+        let sent = ifMatch.trimmingCharacters(in: .whitespaces).lowercased()
+        let notFound = ["", "nil", "null", "null_etag"].contains(sent) && etag != nil && etag != "null_etag" ? """
+             \(sent == "null_etag" ? "null_etag while a count is stored is a fallback for a tag" : "An empty tag is one") \
+            your code did not find: read it with response.value(forHTTPHeaderField: "ETag"), which ignores case: \
+            allHeaderFields is a plain dictionary, and Foundation on Linux spells this key "Etag", so \
+            allHeaderFields["ETag"] finds nothing.
             """ : ""
         XCTAssertEqual(ifMatch, etag, """
             \(exercise.function) sent if-match: \(ifMatch.isEmpty ? "(empty)" : ifMatch), not the ETag the read answered \

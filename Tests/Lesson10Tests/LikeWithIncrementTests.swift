@@ -16,6 +16,10 @@ final class LikeWithIncrementTests: LikesTestCase {
         }
         XCTAssertEqual(write.method, "PUT", "\(exercise.function) sent \(write.summary); the server value is PUT at the counter. See \(exercise.reference).")
         XCTAssertEqual(write.path, Self.counterPath, "\(exercise.function) wrote \(write.summary); the counter is <baseURL>/likes/m1.json. See \(exercise.reference).")
+        XCTAssertTrue(write.hasJSONSuffix, """
+            \(exercise.function) wrote \(write.summary) without .json: Firebase's REST API is the location's URL + .json, \
+            <baseURL>/likes/m1.json (likesURL(of:) gives it), and it refuses the request otherwise. See \(exercise.reference).
+            """)
         if let text = write.bodyJSON?.stringValue {
             return XCTFail("""
                 \(exercise.function) sent the server value as a JSON string: its text was encoded once more. See LESSONS.md §10.7.

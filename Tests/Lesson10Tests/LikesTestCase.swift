@@ -103,7 +103,7 @@ class LikesTestCase: Lesson10TestCase {
         guard case .failure(let error) = result, case ThreadAPIError.transport(let urlError) = error, urlError.code == .timedOut else {
             XCTFail("""
                 \(exercise.function) \(result.outcome) when no answer came (URLError.timedOut); expected \
-                ThreadAPIError.transport with that URLError. See LESSONS.md §10.3.
+                ThreadAPIError.transport with that URLError. See LESSONS.md §10.3.\(Self.sentAgainNote(emulator.requests))
                 """, file: file, line: line)
             return false
         }

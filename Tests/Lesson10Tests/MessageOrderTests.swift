@@ -102,6 +102,20 @@ final class MessageOrderTests: Lesson10TestCase {
             """)
     }
 
+    /// Digits in a key are characters like the others: "…Y10" < "…Y2a" < "…Y9z", code by code ("1" < "2" < "9"). A
+    /// numeric or "natural" comparison (`compare(_:options: .numeric)`) reads 2, 9 and 10 as numbers instead.
+    func test_inOrder_equalTimestamps_digitsInKeysComparedByCode() throws {
+        let keys = ["-P5QdiIlZv_zWnsfgY10", "-P5QdiIlZv_zWnsfgY2a", "-P5QdiIlZv_zWnsfgY9z"]
+        let page = Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.body("tied", 1_793_612_768_497)) })
+        let list = try inOrder(page)
+        XCTAssertEqual(list.map(\.key), keys, """
+            \(exercise.function): 3 messages with one timestamp, keys ending in 10, 2a and 9z, came out as \
+            \(list.map { String($0.key.suffix(2)) }.joined(separator: " ")); Firebase compares keys code by code, digits \
+            too ("1" < "2" < "9"): 10 2a 9z — Swift's < on the keys, not a numeric or "natural" comparison \
+            (compare(_:options: .numeric), localizedStandardCompare). See \(exercise.reference).
+            """)
+    }
+
     func test_inOrder_emptyPage_isEmpty() throws {
         XCTAssertEqual(try inOrder([:]), [], "\(exercise.function) of an empty page should be []. See \(exercise.reference).")
     }

@@ -166,7 +166,7 @@ final class NewestPageTests: PagesTestCase {
         guard case .failure(let error) = result, case ThreadAPIError.transport(let urlError) = error else {
             return XCTFail("""
                 \(exercise.function) \(result.outcome) when no answer came (URLError.notConnectedToInternet); expected \
-                ThreadAPIError.transport with that URLError. See \(exercise.reference).
+                ThreadAPIError.transport with that URLError. See \(exercise.reference).\(Self.sentAgainNote(emulator.requests))
                 """)
         }
         XCTAssertEqual(urlError.code, .notConnectedToInternet, """

@@ -173,6 +173,15 @@ class PagesTestCase: Lesson10TestCase {
                     \(request.summary)
                     """
             }
+            if let sdkOnly = ["endBefore", "startAfter"].first(where: { request.query[$0] != nil }) {
+                return """
+                    \(exercise.function) sent \(sdkOnly)=\(request.query[sdkOnly] ?? ""): the SDKs have \(sdkOnly) \
+                    (queryEnding(beforeValue:), queryStarting(afterValue:)), the REST API has not — Firebase ignores the \
+                    parameter, and the query then has no bound at all. See LESSONS.md §10.1.
+                    Use endAt (it includes its bound) and drop the shown messages it brings back.
+                    \(request.summary)
+                    """
+            }
             if let limit = ["limitToFirst", "limitToLast"].compactMap({ name in request.query[name].map { (name: name, value: $0) } }).first,
                Int(limit.value) == nil {
                 return """
@@ -202,6 +211,17 @@ class PagesTestCase: Lesson10TestCase {
                         unwrap it first (guard let oldest = loaded.first), then String(oldest.timestamp).
                         """ : "")
                     Firebase answers 400 otherwise.
+                    \(request.summary)
+                    """
+            }
+            // A 13-digit timestamp written with String(format: "%d"), which reads a 32-bit C int: another number.
+            if orderBy == "\"timestamp\"", let thread = try? Self.thread(), let cut = bounds.first(where: { bound in
+                Int(bound.value).map { value in thread.contains { $0.timestamp != value && Int(Int32(truncatingIfNeeded: $0.timestamp)) == value } } ?? false
+            }) {
+                return """
+                    \(exercise.function) sent \(cut.name)=\(cut.value): a timestamp cut to 32 bits. String(format: "%d", …) \
+                    reads a 32-bit C int, and a timestamp in milliseconds needs 64 (%ld); write it as it is, \
+                    String(oldest.timestamp) or "\\(oldest.timestamp)", \(cut.name)=1793616126362. See LESSONS.md §10.1.
                     \(request.summary)
                     """
             }
