@@ -222,11 +222,11 @@ final class MessagesTests: Lesson7TestCase {
         emulator.holdResponses()
         let fetch = CallLog<[Message]>()
         let returned = Flag()
+        let before = emulator.requests.count
         DispatchQueue.global().async {
             service.fetchMessages(inRoom: 1, success: fetch.success, failure: fetch.failure)
             returned.set()
         }
-        let before = emulator.requests.count
         _ = eventually { (returned.isSet && emulator.requests.count > before) || !StubLog.recorded.isEmpty }
         let held = emulator.holdOnlyTheResponsesSoFar()
         defer { held.release() }
