@@ -242,6 +242,8 @@ final class MessagesTests: Lesson7TestCase {
         delivered += try requireSuccess(try poll(1, setup: "a fetch answered after a poll"), of: Self.fetchNewMessages,
                                         setup: "a fetch answered after a poll")
         held.release()
+        // The poll cancelled the fetch in flight (tasks kept one per URL path): §7.6's tests name that, not this one.
+        if emulator.requests[before].wasCancelled { return }
         guard eventually({ !fetch.calls.isEmpty }), case .success = fetch.calls.first?.outcome else {
             throw fail("""
                 setup: a fetch answered after a poll needs fetchMessages to succeed once its held answer is released; \
