@@ -322,6 +322,27 @@ final class CancelRequestTests: Lesson7TestCase {
             its id. See LESSONS.md §7.6.
             """)
     }
+    /// cancelRequest cancels the task; `suspend()` only pauses it (on Linux it happens to stop the request, on Apple
+    /// platforms the request stays open and the session keeps the task until it is resumed or cancelled). Through
+    /// `ThreadsSession`, whose tasks tell which of the two they were asked.
+    func test_cancelRequest_cancelsTheTask_doesNotSuspendIt() throws {
+        let session = ThreadsSession.make(configuration: emulator.session.configuration)
+        defer { session.invalidateAndCancel() }
+        session.answerLatency = 0.3  // the answer is still on its way when the cancel comes
+        let service = ChatCaveService(baseURL: emulator.baseURL, session: session, credentials: Self.ada)
+        let log = CallLog<Void>()
+        let id = service.fetchRooms(success: { _ in log.success(()) }, failure: log.failure)
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        try cancel(id, on: service)
+        _ = eventually(within: 0.05) { false }
+        XCTAssertEqual(session.suspendedNotCancelled, 0, """
+            cancelRequest suspended the call's task (`suspend()`) and never cancelled it. A suspended task is only \
+            paused: on Apple platforms its request stays open and the session keeps the task, waiting for a `resume()` \
+            that never comes. Call `cancel()` on it. See LESSONS.md §7.6.
+            """)
+        withExtendedLifetime(service) {}
+    }
+
     /// Issue 20: shared state with no lock at all passed every test (`callFromManyThreads`).
     func test_cancelRequest_callsAndCancelsFromManyThreadsAtOnce_eachCallEndsOnce() throws {
         try callFromManyThreads(exercise, what: "its tasks in flight (by id)") { service, _, index, log in

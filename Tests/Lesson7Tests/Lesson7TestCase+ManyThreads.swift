@@ -210,6 +210,25 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
         if cancelReturned?(call) == true { late.append(call) }
     }
 
+    /// How long after `resume()` an answer comes (`latency` unless a test sets it).
+    var answerLatency: TimeInterval {
+        get { madeLock.lock(); defer { madeLock.unlock() }; return slowness }
+        set { madeLock.lock(); slowness = newValue; madeLock.unlock() }
+    }
+    private var slowness = ThreadsSession.latency
+    private var suspendedOnly: Set<Int> = []
+    /// Tasks whose `suspend()` was called and whose `cancel()` never was: paused, not stopped.
+    var suspendedNotCancelled: Int {
+        madeLock.lock()
+        defer { madeLock.unlock() }
+        return suspendedOnly.count
+    }
+    fileprivate func suspending(_ identifier: Int, cancelled: Bool) {
+        madeLock.lock()
+        defer { madeLock.unlock() }
+        if cancelled { suspendedOnly.remove(identifier) } else { suspendedOnly.insert(identifier) }
+    }
+
     /// Every data task this session made (not the emulator's) while `tracksTasks`, weakly.
     var tasksMade: [Made] {
         madeLock.lock()
@@ -263,7 +282,7 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
                 handler(Data(body.utf8), response, nil)
             }
             guard owner.answersAtOnce else {
-                return owner.answers.asyncAfter(deadline: .now() + ThreadsSession.latency, execute: answer)
+                return owner.answers.asyncAfter(deadline: .now() + owner.answerLatency, execute: answer)
             }
             let answered = DispatchSemaphore(value: 0)
             owner.answers.async {
@@ -273,10 +292,15 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
             _ = answered.wait(timeout: .now() + 0.2)
         }
 
+        override func suspend() {
+            owner.suspending(identifier, cancelled: false)
+        }
+
         override func cancel() {
             lock.lock()
             cancelled = true
             lock.unlock()
+            owner.suspending(identifier, cancelled: true)
             owner.answers.async { [self] in take()?(nil, nil, URLError(.cancelled)) }
         }
     }

@@ -210,6 +210,60 @@ final class MessagesTests: Lesson7TestCase {
             """)
     }
 
+    /// A fetchMessages in flight while a poll runs (the room's screen opened again while polling goes on), its
+    /// answer arriving after the poll's: that older answer must not move `since` back, or the next poll brings the
+    /// poll's messages a second time. The emulator holds the fetch's answer until the poll has been answered, so the
+    /// order is the same every run.
+    func test_fetchNewMessages_anOlderAnswerArrivingLast_doesNotMoveSinceBack() throws {
+        seedConversation()
+        let service = self.service!
+        var delivered = try requireSuccess(try poll(1, setup: "a fetch answered after a poll"), of: Self.fetchNewMessages,
+                                           setup: "a fetch answered after a poll")
+        emulator.holdResponses()
+        let fetch = CallLog<[Message]>()
+        let returned = Flag()
+        let before = emulator.requests.count
+        DispatchQueue.global().async {
+            service.fetchMessages(inRoom: 1, success: fetch.success, failure: fetch.failure)
+            returned.set()
+        }
+        _ = eventually { (returned.isSet && emulator.requests.count > before) || !StubLog.recorded.isEmpty }
+        let held = emulator.holdOnlyTheResponsesSoFar()
+        defer { held.release() }
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        guard returned.isSet, emulator.requests.count == before + 1 else {
+            throw fail("""
+                setup: a fetch answered after a poll needs fetchMessages(inRoom: 1) to send its request and return \
+                while its answer is held; it \(returned.isSet ? "returned" : "did not return within 2 s"), and \
+                requests were: \(summary). See LESSONS.md §7.5.
+                """)
+        }
+        emulator.seedMessage("Welcome, Ada", in: 1, from: "grace")  // message 4
+        delivered += try requireSuccess(try poll(1, setup: "a fetch answered after a poll"), of: Self.fetchNewMessages,
+                                        setup: "a fetch answered after a poll")
+        held.release()
+        // The poll cancelled the fetch in flight (tasks kept one per URL path): §7.6's tests name that, not this one.
+        if emulator.requests[before].wasCancelled { return }
+        guard eventually({ !fetch.calls.isEmpty }), case .success = fetch.calls.first?.outcome else {
+            throw fail("""
+                setup: a fetch answered after a poll needs fetchMessages to succeed once its held answer is released; \
+                it \(fetch.calls.first.map { "called \($0.outcome.described)" } ?? "called neither closure within 2 s"). \
+                Requests: \(summary). See LESSONS.md §7.5.
+                """)
+        }
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        XCTAssertTrue(request.query["since"] == "4" && fetched.isEmpty, """
+            Room 1 was polled (messages 1 and 3), then fetchMessages(inRoom: 1) was called, and while its answer \
+            ([1, 3]) was on its way a second poll brought message 4. The fetch's answer came after that poll's; the next \
+            poll sent \(request.summary) and gave \(fetched.map(\.id)) — polls delivered \
+            \(delivered.map(\.id) + fetched.map(\.id)), and each message must arrive once. An answer that arrives late \
+            moved the newest id back: remember the largest id ever delivered from the room — \
+            max(the answer's newest, the one remembered) — not the last answer's. See LESSONS.md §7.5.
+            """)
+    }
+
     /// Issue 20 (a poll whose failure is passed on as success([]), "nothing new"): a poll that fails says so.
     func test_fetchNewMessages_serverError_isAFailure() throws {
         seedConversation()

@@ -94,6 +94,27 @@ final class RoomMembershipTests: Lesson7TestCase {
             """)
     }
 
+    /// A user name with a space goes into the path percent-encoded once: appendingPathComponent (or URLComponents)
+    /// encodes it; a name encoded by hand first is encoded twice (%2520), and a + for the space is a plus in a path.
+    func test_joinRoom_userNameWithASpace_isEncodedOnceInThePath() throws {
+        let spaced = Credentials(user: "ada lovelace", password: "analytical")
+        emulator.invalidate()
+        emulator = ChatCaveEmulator(users: [spaced.user: spaced.password])
+        emulator.latency = Self.latency
+        emulator.seedRoom(named: "Swift", by: spaced.user)
+        service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: spaced)
+        _ = try joinRoom(1)
+        let request = try onlyRequest(from: Self.joinRoom)
+        let sent = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? request.path
+        XCTAssertEqual(request.path, "/rooms/1/chatters/ada lovelace", """
+            Signed in as "ada lovelace", joinRoom(id: 1) sent PUT \(sent), which the server reads as the user \
+            "\(request.path.components(separatedBy: "/").last ?? "")". The user name goes into the path percent-encoded \
+            once — /rooms/1/chatters/ada%20lovelace: appendingPathComponent (and URLComponents' path) encode it for you. \
+            Encoding it yourself first (addingPercentEncoding) encodes the % again (%2520), and a + is a plus in a path, \
+            not a space. See LESSONS.md §7.4.
+            """)
+    }
+
     func test_joinRoom_isSignedIn() throws {
         seedTwoRooms()
         _ = try joinRoom(2)
