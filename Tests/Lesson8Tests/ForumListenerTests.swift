@@ -320,7 +320,12 @@ final class ForumListenerTests: ListenerTestCase {
                 See \(Self.listener.reference).
                 """)
         }
-        _ = try end(after: "the server closed the stream")
+        let error = try end(after: "the server closed the stream")
+        XCTAssertEqual(error as? ForumStreamError, .closed, """
+            The server closed the stream (the task ended without an error), and onEnd got \(error); expected \
+            ForumStreamError.closed. No error is no `cancel`: the rules did not change, the connection was only closed — \
+            report what happened (`end(error ?? ForumStreamError.closed)`). See \(Self.listener.reference).
+            """)
         quietly(0.3)
         XCTAssertEqual(received.ends.count, 1, "onEnd was called \(received.ends.count) times; it must be called once. See \(Self.listener.reference).")
         XCTAssertEqual(streamCount, 1, "After the server closed the stream, the listener opened it again; report the end and let the app decide. See \(Self.listener.reference).")
