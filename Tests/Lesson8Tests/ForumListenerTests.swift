@@ -78,6 +78,10 @@ final class ForumListenerTests: ListenerTestCase {
         let edited = forum.map { ForumMessage(key: $0.key, text: "edited", sender: $0.sender, timestamp: $0.timestamp) }
         let events = [Self.event("put", "/\(forum[0].key)/text", #""edited""#), Self.event("patch", "/\(forum[1].key)", #"{"text":"edited"}"#)]
         send(events, on: stream)
+        // The main thread stays busy while the piece is read (a sleep runs no queue): an update handed to the main
+        // queue then runs once both events are applied — right when it carries the messages of its own event, wrong
+        // when it reads the model there (`DispatchQueue.main.async { onUpdate(self.model.messages) }`).
+        Thread.sleep(forTimeInterval: 0.3)
         _ = try update(3, after: "two events in one piece")
         let updates = received.updates
         if updates[1].count < forum.count {
