@@ -190,11 +190,14 @@ final class EventStreamParserTests: Lesson8TestCase {
     }
 
     /// Whether the parser reads an event whose lines end in \r\n but hands on nothing for the same event with plain
-    /// \n endings: it cuts lines only at \r\n.
+    /// \n endings, nor for its lines ended by \n and its blank line by \r\n: it cuts lines only at \r\n. (A parser
+    /// that drops empty lines also reads only the first, but reads the third: its \r\n blank line is one "\r".)
     private static func endsLinesOnlyAtCRLF() -> Bool {
-        var crlf = EventStreamParser(), lf = EventStreamParser()
-        return crlf.parse(Data("event: put\r\ndata: 1\r\n\r\n".utf8)) == [ServerSentEvent(name: "put", data: "1")]
+        var crlf = EventStreamParser(), lf = EventStreamParser(), mixed = EventStreamParser()
+        let put = [ServerSentEvent(name: "put", data: "1")]
+        return crlf.parse(Data("event: put\r\ndata: 1\r\n\r\n".utf8)) == put
             && lf.parse(Data("event: put\ndata: 1\n\n".utf8)).isEmpty
+            && mixed.parse(Data("event: put\ndata: 1\n\r\n".utf8)) != put
     }
 
     /// Whether the parser reads an event of ASCII text but loses or garbles the same event with an "é" in its data:
