@@ -35,6 +35,10 @@ final class EventStreamParserTests: Lesson8TestCase {
         let diagnosis: String
         if got.contains(where: { $0.data.contains("\u{FFFD}") || $0.name.contains("\u{FFFD}") }) {
             diagnosis = "a character cut in two between pieces came out as U+FFFD (�): each piece was decoded as text on its own. Keep the bytes (Data) until a line is complete, then decode the line."
+        } else if let input = input, !input.allSatisfy({ $0 < 0x80 }), Self.losesNonASCIILines() {
+            diagnosis = "a line holding a character outside ASCII (é, 🎉, 日本語) was lost or garbled: fed `data: \"é\"`, it did not hand on that é. An event stream is UTF-8: decode each whole line as UTF-8 (`String(decoding: line, as: UTF8.self)`), not as .ascii or .isoLatin1."
+        } else if got.count < expected.count, Self.endsLinesOnlyAtCRLF() {
+            diagnosis = #"it reads "event: put\r\ndata: 1\r\n\r\n" but nothing of the same lines ended by a plain \n: a line ends at \n, and a \r before it is part of that ending. Lines ending in \r\n are the exception (Firebase sends plain \n): look for the byte 10, not for \r\n (§8.2)."#
         } else if got.count < expected.count, let input = input, Self.mixesLineEndings(input), Self.crlfTrap(input, expected: expected),
                   Self.readsCRLFAlone() {
             diagnosis = #"this stream mixes \n and \r\n line endings, and \#(expected.count) events came out as \#(got.count): an event ends at its first blank line, whichever ending it has — do not look for \r\n\r\n before \n\n."#
@@ -183,6 +187,25 @@ final class EventStreamParserTests: Lesson8TestCase {
         let wire = Data("event: put\ndata: 1\n\n".utf8)
         var whole = EventStreamParser(), bytes = EventStreamParser()
         return whole.parse(wire).isEmpty && wire.flatMap { bytes.parse(Data([$0])) } == [ServerSentEvent(name: "put", data: "1")]
+    }
+
+    /// Whether the parser reads an event whose lines end in \r\n but hands on nothing for the same event with plain
+    /// \n endings, nor for its lines ended by \n and its blank line by \r\n: it cuts lines only at \r\n. (A parser
+    /// that drops empty lines also reads only the first, but reads the third: its \r\n blank line is one "\r".)
+    private static func endsLinesOnlyAtCRLF() -> Bool {
+        var crlf = EventStreamParser(), lf = EventStreamParser(), mixed = EventStreamParser()
+        let put = [ServerSentEvent(name: "put", data: "1")]
+        return crlf.parse(Data("event: put\r\ndata: 1\r\n\r\n".utf8)) == put
+            && lf.parse(Data("event: put\ndata: 1\n\n".utf8)).isEmpty
+            && mixed.parse(Data("event: put\ndata: 1\n\r\n".utf8)) != put
+    }
+
+    /// Whether the parser reads an event of ASCII text but loses or garbles the same event with an "é" in its data:
+    /// it decodes lines as ASCII (a nil line read as blank) or Latin-1, not UTF-8.
+    private static func losesNonASCIILines() -> Bool {
+        var ascii = EventStreamParser(), accented = EventStreamParser()
+        return ascii.parse(Data("event: put\ndata: \"e\"\n\n".utf8)) == [ServerSentEvent(name: "put", data: "\"e\"")]
+            && accented.parse(Data("event: put\ndata: \"é\"\n\n".utf8)) != [ServerSentEvent(name: "put", data: "\"é\"")]
     }
 
     /// Whether the parser hands on nothing for the simplest event there is.
@@ -391,6 +414,37 @@ final class EventStreamParserTests: Lesson8TestCase {
                 """)
         }
         try check(got, [put], "Fed a block of only a comment (`: ping`), then a put")
+    }
+
+    /// A comment is one line to skip wherever it comes, between an event's own lines too: it does not end the event.
+    func test_aCommentInsideAnEvent_isSkipped_andDoesNotEndIt() throws {
+        let wire = Data("event: put\n: the data follows\ndata: {\"path\":\"/\",\"data\":1}\n\n".utf8)
+        let got = try parse([wire])
+        let put = Self.event("put", "/", "1")
+        if got != [put], got.contains(where: { $0.name == "put" && $0.data.isEmpty }) {
+            throw fail("""
+                Fed an event with a comment between its `event:` and `data:` lines, parse(_:) handed on \
+                \(got.map(\.description)): the comment ended the event. A comment (a line starting with `:`) is skipped, \
+                one line and nothing more; only a blank line ends an event. See \(Self.parse.reference).
+                """)
+        }
+        try check(got, [put], "Fed an event with a comment line between its `event:` and `data:` lines")
+    }
+
+    /// The format does not fix the order of an event's lines: `data:` may come before `event:`, and the name still
+    /// belongs to that event (the WHATWG algorithm reads every line into the event, then hands it on at the blank line).
+    func test_theLinesOfAnEvent_mayComeInAnyOrder() throws {
+        let wire = Data("data: {\"path\":\"/\",\"data\":1}\nevent: put\n\n".utf8)
+        let got = try parse([wire])
+        let put = Self.event("put", "/", "1")
+        if got.count == 1, got[0].data == put.data, got[0].name != put.name {
+            throw fail("""
+                Fed an event whose `data:` line comes before its `event:` line, parse(_:) handed on \
+                \(got.map(\.description)): the name was lost. The lines of an event may come in any order — keep the \
+                name and the data lines as they come, and build the event only at its blank line. See \(Self.parse.reference).
+                """)
+        }
+        try check(got, [put], "Fed an event whose `data:` line comes before its `event:` line")
     }
 
     /// One parser reads one stream: two listeners read two streams at once, each with its own parser.

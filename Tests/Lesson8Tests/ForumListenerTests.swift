@@ -78,6 +78,10 @@ final class ForumListenerTests: ListenerTestCase {
         let edited = forum.map { ForumMessage(key: $0.key, text: "edited", sender: $0.sender, timestamp: $0.timestamp) }
         let events = [Self.event("put", "/\(forum[0].key)/text", #""edited""#), Self.event("patch", "/\(forum[1].key)", #"{"text":"edited"}"#)]
         send(events, on: stream)
+        // The main thread stays busy while the piece is read (a sleep runs no queue): an update handed to the main
+        // queue then runs once both events are applied — right when it carries the messages of its own event, wrong
+        // when it reads the model there (`DispatchQueue.main.async { onUpdate(self.model.messages) }`).
+        Thread.sleep(forTimeInterval: 0.3)
         _ = try update(3, after: "two events in one piece")
         let updates = received.updates
         if updates[1].count < forum.count {
@@ -320,7 +324,12 @@ final class ForumListenerTests: ListenerTestCase {
                 See \(Self.listener.reference).
                 """)
         }
-        _ = try end(after: "the server closed the stream")
+        let error = try end(after: "the server closed the stream")
+        XCTAssertEqual(error as? ForumStreamError, .closed, """
+            The server closed the stream (the task ended without an error), and onEnd got \(error); expected \
+            ForumStreamError.closed. No error is no `cancel`: the rules did not change, the connection was only closed — \
+            report what happened (`end(error ?? ForumStreamError.closed)`). See \(Self.listener.reference).
+            """)
         quietly(0.3)
         XCTAssertEqual(received.ends.count, 1, "onEnd was called \(received.ends.count) times; it must be called once. See \(Self.listener.reference).")
         XCTAssertEqual(streamCount, 1, "After the server closed the stream, the listener opened it again; report the end and let the app decide. See \(Self.listener.reference).")

@@ -135,8 +135,11 @@ final class ForumModelTests: Lesson8TestCase {
         if Set(got.map(\.key)) == Set(expected.map(\.key)), got != expected {
             try requireOldestFirst(got, expected, after: "the snapshot")
         }
+        let keptNothing = got.isEmpty
+            ? " Nothing was kept at all: apply(_:) must change the model itself — a copy changed (`var tree = self.tree`, a struct or Dictionary is a value) is lost unless you store it back."
+            : ""
         try expect(model, expected, after: "the snapshot (a put at \"/\" of five messages)",
-                   mistake: "The first event, a put at \"/\", is the whole data at the listened location: the initial snapshot.")
+                   mistake: "The first event, a put at \"/\", is the whole data at the listened location: the initial snapshot." + keptNothing)
         let fresh = ForumModel()
         if !fresh.messages.isEmpty {
             throw fail("""
@@ -235,7 +238,8 @@ final class ForumModelTests: Lesson8TestCase {
         if model.messages == (try Self.forumMessages()) {
             throw fail("""
                 After a patch at "/\(key)" of {"text": "Edited by PATCH"}, messages is as it was: the patch changed \
-                nothing. Write each child it names at its path plus the child's key — and when you change a copy \
+                nothing. Write each child it names at its path plus the child's key, the patch's value winning (with \
+                Dictionary.merge, the closure returns the value kept: `{ _, new in new }`) — and when you change a copy \
                 (`if case .object(var children) = tree`, `var message = messages[key]`: a Dictionary or an enum's \
                 payload is a value), store it back. See \(Self.model.reference).
                 """)
@@ -342,8 +346,15 @@ final class ForumModelTests: Lesson8TestCase {
         do {
             try model.apply(broken)
         } catch let error as ForumStreamError {
-            guard case .malformedEvent = error else {
+            guard case .malformedEvent(let data) = error else {
                 throw fail("For a put whose data is cut short (not JSON), apply(_:) threw \(error); expected ForumStreamError.malformedEvent(data). See \(Self.model.reference).")
+            }
+            if data != broken.data {
+                throw fail("""
+                    For a put whose data is cut short, apply(_:) threw malformedEvent(\(data.debugDescription)); expected \
+                    malformedEvent with the event's data, \(broken.data.debugDescription): the error carries the text that \
+                    did not decode, so the app can log what the server sent. See \(Self.model.reference).
+                    """)
             }
             return try expect(model, try Self.forumMessages(), after: "a put whose data is not JSON (it threw, rightly)",
                               mistake: "An event that cannot be read changes nothing.")
