@@ -5,7 +5,8 @@ import LabMetadata
 
 /// A class of attacking learners, graded for real: each checkout is the kit's Lesson 1 (stubs, or the reference
 /// solution) with files added and edits made, graded in a grading copy of its own (`name`) that builds Lesson 1
-/// only, holding the kit's lock so that no other grading (a test in another process under `--parallel`) shares it.
+/// only, holding that copy's lock (`.lab/<name>.lock`) so that no other grading of the same class (a test in another
+/// process under `--parallel`) shares it, while the other classes grade in their own copies beside it.
 /// Under `--parallel` every test is a process of its own and runs the class's setUp: the first grades, and the
 /// others, waiting on the lock, take its rows from `.lab/<name>-rows.json` — kept for 10 minutes, and only while
 /// the kit and the class are the same.
@@ -63,7 +64,7 @@ struct AttackClass {
             }
             checkouts.append((learner, folder.appendingPathComponent(learner)))
         }
-        return try KitLock.during(kit, say: { _ in }) {
+        return try KitLock.during(kit, named: "\(name).lock", say: { _ in }) {
             let key = try KitFingerprint.of(kit) + KitFingerprint.digest(Data(learners.map { "\($0)" }.joined(separator: "\n").utf8))
             let cache = kit.stateFolder.appendingPathComponent("\(name)-rows.json")
             if let kept = try? JSONDecoder().decode(Kept.self, from: Data(contentsOf: cache)), kept.key == key,

@@ -109,7 +109,7 @@ final class MutantHarnessTests: FolderTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "it built something")
         XCTAssertTrue(tally.acceptable)
         XCTAssertTrue(said.joined(separator: "\n").contains("nothing to measure: Tests/Mutants/Lesson1.json lists no mutant"), said.joined(separator: "\n"))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: kit.stateFolder.appendingPathComponent("mutants-1").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: kit.stateFolder.appendingPathComponent(GradingWorkspace.copyName(job: 0)).path))
     }
 
     /// `lab mutants Lesson1 --only nope` (a typo) measured nothing and exited 0: now it is refused, with a guess.

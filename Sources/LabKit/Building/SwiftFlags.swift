@@ -14,7 +14,7 @@ enum SwiftFlags {
 }
 
 extension SwiftFlags {
-    /// How the kit's private copies (`.lab/grading`, `.lab/mutants-<n>`, `.lab/check`) build on Linux: each module in
+    /// How the kit's private copies (`.lab/grading`, `.lab/grading-<n>`, `.lab/check`) build on Linux: each module in
     /// one compiler job that also writes its interface (`-wmo`, not emitted separately; `-num-threads` keeps one object
     /// file per source file, which SwiftPM links), and only line tables for debug info — enough for a crash report to name
     /// the learner's file and line (`CrashReport`). Nobody debugs these copies, and every learner's

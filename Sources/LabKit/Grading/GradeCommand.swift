@@ -75,8 +75,7 @@ public enum GradeCommand {
         let checkouts = options.checkouts.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
         // One grading copy per job: `.lab/grading`, `.lab/grading-2`, … (each keeps its build between runs).
         let workspaces = try (0..<min(options.jobs, checkouts.count)).map { job in
-            try GradingWorkspace(kit: kit, protected: checkouts + [out], name: job == 0 ? "grading" : "grading-\(job + 1)",
-                                 lessons: lessons)
+            try GradingWorkspace(kit: kit, protected: checkouts + [out], name: GradingWorkspace.copyName(job: job), lessons: lessons)
         }
         if let broken = try workspaces[0].kitIsBroken() {
             output(broken)
@@ -127,6 +126,9 @@ struct GradingWorkspace {
 
     /// The lessons graded: all of them, but for the kit's own tests of grading.
     let lessons: [LessonCatalog.Lesson]
+
+    /// The grading copy of the `job`-th job (from 0): `grading`, `grading-2`, … (`lab mutants` tries mutants in them too).
+    static func copyName(job: Int) -> String { job == 0 ? "grading" : "grading-\(job + 1)" }
 
     init(kit: Kit, protected: [URL], name: String = "grading", lessons: [LessonCatalog.Lesson]? = nil) throws {
         self.kit = kit

@@ -11,10 +11,12 @@ import Darwin
 enum KitLock {
     static func sayOnStandardError(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 
-    /// Runs `body` holding the kit's lock, waiting for it when another `lab` command has it.
-    static func during<T>(_ kit: Kit, say: (String) -> Void, _ body: () throws -> T) throws -> T {
+    /// Runs `body` holding the kit's lock, waiting for it when another `lab` command has it. `named`: a lock of its
+    /// own in `.lab/` instead, for work that shares nothing with `lab`'s commands but one folder (the kit's tests of
+    /// grading, each class in its own copy, which may then run side by side).
+    static func during<T>(_ kit: Kit, named name: String = "lock", say: (String) -> Void, _ body: () throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: kit.stateFolder, withIntermediateDirectories: true)
-        let path = kit.stateFolder.appendingPathComponent("lock").path
+        let path = kit.stateFolder.appendingPathComponent(name).path
         let descriptor = open(path, O_CREAT | O_RDWR, 0o644)
         guard descriptor >= 0 else { return try body() }  // a read-only kit: nothing to protect
         defer { close(descriptor) }

@@ -14,8 +14,7 @@ enum GradedMutants {
         let checkouts = try writeCheckouts(of: mutants, lesson: lesson, kit: kit)
         // The grading copies `lab grade` uses (their builds stay warm), each grading this lesson only.
         let workspaces = try (0..<max(1, min(jobs, mutants.count))).map { job in
-            try GradingWorkspace(kit: kit, protected: [checkouts.folder], name: job == 0 ? "grading" : "grading-\(job + 1)",
-                                 lessons: [lesson])
+            try GradingWorkspace(kit: kit, protected: [checkouts.folder], name: GradingWorkspace.copyName(job: job), lessons: [lesson])
         }
         if let broken = try workspaces[0].kitIsBroken() {
             output("  " + broken.replacingOccurrences(of: "\n", with: "\n  "))

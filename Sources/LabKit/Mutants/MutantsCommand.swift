@@ -115,18 +115,26 @@ public enum MutantsCommand {
         output("\(lesson.name): \(mutants.count) mutant(s) from Tests/Mutants/\(lesson.name).json, \(jobs) at a time")
         if mutants.isEmpty { return nothingToMeasure(lesson, output: output) }
 
-        // One private workspace per job, each building only this lesson; the reference must pass in each.
-        var workers = try (0..<max(1, min(jobs, mutants.count))).map { try MutantWorker(kit: kit, lesson: lesson, number: $0) }
-        for index in workers.indices {
-            if let problem = try workers[index].checkReference() {
-                output("  the reference solution itself does not pass, so no mutant can be judged: \(problem)")
-                return Tally(lesson: lesson.name, broken: mutants.count)
-            }
-        }
-        var verdicts = [[Verdict]](repeating: [], count: mutants.count)
+        // One private workspace per job, each building only this lesson; the reference must pass in each. The
+        // workspaces build side by side: each is a build of its own.
+        let ready = try (0..<max(1, min(jobs, mutants.count))).map { try MutantWorker(kit: kit, lesson: lesson, number: $0) }
+        var problems = [String?](repeating: nil, count: ready.count)
         var failure: Error?
         let lock = NSLock()
-        let ready = workers
+        DispatchQueue.concurrentPerform(iterations: ready.count) { job in
+            do {
+                let problem = try ready[job].checkReference()
+                lock.lock(); problems[job] = problem; lock.unlock()
+            } catch {
+                lock.lock(); failure = failure ?? error; lock.unlock()
+            }
+        }
+        if let failure = failure { throw failure }
+        if let problem = problems.compactMap({ $0 }).first {
+            output("  the reference solution itself does not pass, so no mutant can be judged: \(problem)")
+            return Tally(lesson: lesson.name, broken: mutants.count)
+        }
+        var verdicts = [[Verdict]](repeating: [], count: mutants.count)
         DispatchQueue.concurrentPerform(iterations: ready.count) { job in
             for index in stride(from: job, to: mutants.count, by: ready.count) {
                 do {
@@ -241,8 +249,10 @@ extension MutantsCommand {
     }
 }
 
-/// One private workspace (`.lab/mutants-<n>`, used by each lesson in turn) that builds only the lesson, and tries
-/// mutants in it.
+/// One private workspace that builds only the lesson, and tries mutants in it: the n-th grading copy (`.lab/grading`,
+/// `.lab/grading-<n>`), used by each lesson in turn. Mutants and `lab grade` build a lesson alike (the same flags,
+/// `LAB_LESSONS`, the quick build), so each finds the kit's modules built by the other: a fresh clone's CI builds
+/// them once, not once per command.
 struct MutantWorker {
     let lesson: LessonCatalog.Lesson
     let workspace: Workspace
@@ -252,7 +262,7 @@ struct MutantWorker {
 
     init(kit: Kit, lesson: LessonCatalog.Lesson, number: Int) throws {
         self.lesson = lesson
-        workspace = try Workspace(kit: kit, name: "mutants-\(number + 1)")  // shared by the lessons: the kit's modules stay built
+        workspace = try Workspace(kit: kit, name: GradingWorkspace.copyName(job: number))
         solution = kit.root.appendingPathComponent("Solutions").appendingPathComponent(lesson.name)
         run = workspace.lessonRun()
         run.removedEnvironment = ["LAB_SOLUTIONS", "LAB_RESULTS"]
@@ -261,7 +271,7 @@ struct MutantWorker {
     }
 
     /// Runs the reference solution; nil when every test passes, else what failed. 
-    mutating func checkReference() throws -> String? {
+    func checkReference() throws -> String? {
         try workspace.use(solution, for: lesson.name)
         let reference = try run.run([lesson], resultsFile: resultsFile)
         guard reference.buildErrors.isEmpty, reference.results.status == "pass" else {
