@@ -193,6 +193,20 @@ class Lesson3TestCase: LabTestCase {
                     exactly title, identifier and messages, with raw values that match the JSON. \(reference)
                     """
             }
+            // A key made from an index ("0", "1", …) looked for in an object of messages that has no such key: the
+            // object was walked as if Firebase stored it as an array.
+            if path.count == threadDepth + 1, path.last?.stringValue == "messages", let object = holder.objectValue,
+               object[key.stringValue] == nil, Int(key.stringValue) != nil {
+                let pushIDs = keys.filter { $0.hasPrefix("-") }
+                return """
+                    init(from:) looked for the key "\(key.stringValue)" in `messages` decoding \(source)\(location), \
+                    a key made from an index; that object is keyed \(keys.prefix(3).map { "\"\($0)\"" }.joined(separator: ", "))\
+                    \(keys.count > 3 ? ", …" : "")\(pushIDs.isEmpty ? "" : ": push IDs, which the server chose, one per POST — not 0, 1, 2"). \
+                    Only an array that a PUT stored is keyed by indexes. Walk the keys that are there (a nested \
+                    container's `allKeys`, with a CodingKey struct that accepts any string), or decode the object as \
+                    [String: Message] and keep its values. \(reference)
+                    """
+            }
             return """
                 init(from:) threw keyNotFound for "\(key.stringValue)" decoding \(source)\(location); the object there \
                 has the keys \(keys.joined(separator: ", ")). \(oneLine(context.debugDescription)) \(reference)
