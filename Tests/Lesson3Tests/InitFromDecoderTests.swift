@@ -208,8 +208,63 @@ final class InitFromDecoderTests: Lesson3TestCase {
                     PUT or POST to any other spelling writes somewhere else. See LESSONS.md §3.3.
                     """)
             }
-            try assertMessages(returned[key]?.messages ?? thread.messages, of: threadJSON, source: source, log: nil)
+            try assertMessages(returned[key]?.messages ?? thread.messages, of: threadJSON, source: source, log: nil, thread: thread)
         }
+    }
+
+    /// A sort left running on another thread (`DispatchQueue.global().async`, `Task.detached`, a queue of its own)
+    /// races with init(from:)'s return; on the fixtures' dozen messages it wins about as often as it loses. Here the
+    /// thread has 3,000 messages: their sort takes milliseconds, init(from:) returns in microseconds, so such a sort
+    /// is still under way when init(from:) has returned, every run.
+    func test_initFrom_sortsTheMessagesBeforeItReturns() throws {
+        let count = 3_000
+        var children: [String: JSONValue] = [:]
+        for index in 0..<count {
+            // Push-ID-like keys whose order (and the dictionary's) is not the messages' time order.
+            let key = String(format: "-LongThread%05d", (index * 1_777) % count)
+            children[key] = .object(["text": .string("Message \(index)"), "sender": .string(index % 2 == 0 ? "Ada" : "Grace"),
+                                     "timestamp": .number(5.554e8 + Double(index) * 0.25 + 0.0001)])
+        }
+        let json = JSONValue.object(["title": .string("A long thread"), "identifier": .string("A1B2C3D4-0000-4000-8000-000000003000"),
+                                     "messages": .object(children)])
+        let data = try JSONEncoder().encode(json)
+        let source = "a thread of \(count) messages keyed by push IDs (built in the test)"
+        guard let (result, log) = Self.attemptDecoding(data, within: 5) else {
+            throw fail(Self.notReturned(decoding: source, loopHint: "A `while` whose condition never changes: does every pass move on?"))
+        }
+        let thread: MessageThread
+        switch result {
+        case .success(let decoded): thread = decoded
+        case .failure(let error as DecodingError):
+            throw fail(Self.explain(error, in: json, source: source, threadDepth: 0, log: log))
+        case .failure(let error):
+            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
+            throw fail("init(from:) threw \(oneLine(error)) decoding \(source); a Decodable throws DecodingError, or nothing. See LESSONS.md §3.3.")
+        }
+        let returned = log.messagesAtReturn as? [MessageThread.Message] ?? thread.messages
+        guard returned.count != count || !Self.isOldestFirst(returned) else { return }
+        // Let work left on another thread finish (and only then, the main queue), to say what it did.
+        var later = thread.messages
+        let deadline = Date().addingTimeInterval(1)
+        while Date() < deadline, !Self.isOldestFirst(later) {
+            Thread.sleep(forTimeInterval: 0.005)
+            later = thread.messages
+        }
+        if !Self.isOldestFirst(later) {
+            RunLoop.current.run(until: Date().addingTimeInterval(0.1))
+            later = thread.messages
+        }
+        if returned.count == count, later.count == count, Self.isOldestFirst(later) {
+            throw fail("""
+                init(from:) returned the messages of \(source) not oldest first: they were sorted after init(from:) \
+                had returned, by work it left on a queue (a `DispatchQueue.global().async`, a `Task`, a queue of its \
+                own). On a short thread that sort may finish first, by luck; whoever decodes a thread uses it as soon \
+                as the decoder returns, and a sort on another thread races with that use (and writes `messages` while \
+                it is read). Sort them in init(from:) itself, before it returns: `messages = list.sorted { … }`. \
+                See LESSONS.md §3.3.
+                """)
+        }
+        try assertMessages(thread.messages, of: json, source: source, log: log, thread: thread)
     }
 
     // MARK: Helpers

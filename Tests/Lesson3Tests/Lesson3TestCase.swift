@@ -193,6 +193,20 @@ class Lesson3TestCase: LabTestCase {
                     exactly title, identifier and messages, with raw values that match the JSON. \(reference)
                     """
             }
+            // A key made from an index ("0", "1", …) looked for in an object of messages that has no such key: the
+            // object was walked as if Firebase stored it as an array.
+            if path.count == threadDepth + 1, path.last?.stringValue == "messages", let object = holder.objectValue,
+               object[key.stringValue] == nil, Int(key.stringValue) != nil {
+                let pushIDs = keys.filter { $0.hasPrefix("-") }
+                return """
+                    init(from:) looked for the key "\(key.stringValue)" in `messages` decoding \(source)\(location), \
+                    a key made from an index; that object is keyed \(keys.prefix(3).map { "\"\($0)\"" }.joined(separator: ", "))\
+                    \(keys.count > 3 ? ", …" : "")\(pushIDs.isEmpty ? "" : ": push IDs, which the server chose, one per POST — not 0, 1, 2"). \
+                    Only an array that a PUT stored is keyed by indexes. Walk the keys that are there (a nested \
+                    container's `allKeys`, with a CodingKey struct that accepts any string), or decode the object as \
+                    [String: Message] and keep its values. \(reference)
+                    """
+            }
             return """
                 init(from:) threw keyNotFound for "\(key.stringValue)" decoding \(source)\(location); the object there \
                 has the keys \(keys.joined(separator: ", ")). \(oneLine(context.debugDescription)) \(reference)
@@ -396,6 +410,30 @@ class Lesson3TestCase: LabTestCase {
 
     // MARK: Checking what init(from:) read
 
+    /// Whether `thread`, whose messages init(from:) returned as `returned` (not oldest first), puts them in order by
+    /// itself within 0.3 s while the main queue does not run: a sort it left running on another thread. Such a sort
+    /// may also win the race and finish before init(from:) returns, so these tests cannot fail it every run;
+    /// `test_initFrom_sortsTheMessagesBeforeItReturns` does, on a longer thread.
+    static func cameIntoOrderOffTheMainQueue(_ thread: MessageThread, returned: [MessageThread.Message], expected: [MessageThread.Message]) -> Bool {
+        guard returned.count == expected.count else { return false }
+        let deadline = Date().addingTimeInterval(0.3)
+        while true {
+            let now = thread.messages
+            if now != returned {
+                let key = { (m: MessageThread.Message) in (m.timestamp, m.sender, m.text) }
+                return isOldestFirst(now) && now.sorted { key($0) < key($1) } == returned.sorted { key($0) < key($1) }
+            }
+            if Date() >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.002)  // not the run loop: work left on the main queue stays undone
+        }
+    }
+
+    /// Whether `messages` (a `DecoderLog.messagesAtReturn`, or nil) are oldest first: true for nil.
+    static func isOldestFirst(_ messages: Any?) -> Bool {
+        guard let times = (messages as? [MessageThread.Message])?.map(\.timestamp) else { return true }
+        return zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }
+    }
+
     /// Checks that `actual` are the messages of the thread `json`, every field, oldest first (the order only with
     /// `checkingOrder`: a test about something else must not fail, by luck or not, on a dictionary's order). Each
     /// failure says what differs, and names a cause only when it checked it (with `log`, what init(from:) asked for).
@@ -403,10 +441,12 @@ class Lesson3TestCase: LabTestCase {
                         checkingOrder: Bool = true, thread: MessageThread? = nil,
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let reference = "See LESSONS.md §3.3."
-        // The messages as init(from:) returned them, not as they are now: a sort it left running on another thread
-        // (a `DispatchQueue.global().async`, a `Task.detached`) may have finished before this test looks. That only
-        // narrows the race: the worker its enqueue wakes may still run first, so such a mistake is caught most runs,
-        // not every run (none is in the catalog for that reason). Work left on the main queue is caught every run.
+        // The messages as init(from:) returned them, not as they are now. Work left on the main queue is caught every
+        // run (the main thread waits while init(from:) runs, and the main queue waits with it). A sort left running
+        // on another thread (a `DispatchQueue.global().async`, a `Task.detached`) races with the return and, on a
+        // dozen messages, wins about as often as it loses: such a thread is let through here, once it has come into
+        // order by itself, and `test_initFrom_sortsTheMessagesBeforeItReturns` fails it every run, on a thread long
+        // enough that its sort cannot finish before init(from:) has returned.
         let actual = thread != nil ? (log?.messagesAtReturn as? [MessageThread.Message] ?? actual) : actual
         let expected = Self.referenceMessages(json)
         let shape: String
@@ -568,6 +608,7 @@ class Lesson3TestCase: LabTestCase {
             }
         }
         guard checkingOrder, actual != expected else { return }
+        if let thread = thread, Self.cameIntoOrderOffTheMainQueue(thread, returned: actual, expected: expected) { return }
         var cause = """
             A dictionary (and a JSON object) has no order: sort the messages by timestamp, oldest first, whichever \
             shape they came in (and keep the result: `sorted(by:)` returns a sorted copy, `sort(by:)` sorts a var in place).
@@ -593,8 +634,9 @@ class Lesson3TestCase: LabTestCase {
         if sortedLater {
             cause = """
                 They were sorted after init(from:) had returned, by work it left on a queue (a \
-                `DispatchQueue.main.async`, a `Task`): whoever decodes a thread uses it as soon as the decoder returns. Sort \
-                them in init(from:) itself, before it returns.
+                `DispatchQueue.main.async`, a `DispatchQueue.global().async`, a `Task`): whoever decodes a thread uses it \
+                as soon as the decoder returns, and a sort on another thread races with it. Sort them in init(from:) \
+                itself, before it returns.
                 """
         } else if observed {
             cause = """
