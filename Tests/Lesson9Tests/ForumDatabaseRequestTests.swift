@@ -60,6 +60,19 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #""Ada""#, "database returned \(String(decoding: data, as: UTF8.self).prefix(80)); the answer's body was \"Ada\": return it. See \(exercise.reference).")
     }
 
+    func test_database_patchSendsItsBody() throws {
+        let ada = try signedInAsAda(for: exercise)
+        let outcome = try request("PATCH", "users/\(ada.userID)", body: #"{"name":"Ada L."}"#)
+        let sent = try theDatabaseRequest()
+        if sent.method == "PATCH", (sent.bodyText ?? "").isEmpty {
+            throw fail("database(\"PATCH\", \"users/<Ada's uid>\", body: {\"name\":\"Ada L.\"}) sent \(brief(sent)) with no body: a PATCH (like a POST and a PUT) carries the fields it changes. Set request.httpBody = body whatever the method, as given. See \(exercise.reference).")
+        }
+        guard case .success = outcome else {
+            throw fail("database(\"PATCH\", \"users/<Ada's uid>\", body: {\"name\":\"Ada L.\"}) threw \(Self.describe(outcome.error)); \(databaseTraffic). Ada may write below /users/<her uid>. See \(exercise.reference).")
+        }
+        XCTAssertEqual(firebase.value(at: "users/\(ada.userID)/name"), "Ada L.", "After database(\"PATCH\", \"users/<uid>\", body: {\"name\":\"Ada L.\"}) the database holds \(firebase.value(at: "users/\(ada.userID)")) (\(brief(sent))): send the method and the body as given. See \(exercise.reference).")
+    }
+
     // MARK: The rules' refusal
 
     func test_database_writingBelowAnotherUser_throwsPermissionDenied() throws {
