@@ -276,6 +276,16 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         letTheTokenExpire()
         for _ in 0..<3 { auth.inject(.transportError(.networkConnectionLost)) }  // the refresh gets no answer, tried again or not
         let outcome = try request("GET", "users/\(ada.userID)")
+        let sent = firebase.requests
+        if outcome.error.map({ if case .transport? = $0 as? SignInError { return false } else { return true } }) ?? true,
+           sent.count >= 2, sent[1].query["auth"] == ada.idToken {
+            throw fail("""
+                The token expired, the connection was lost before Secure Token answered the refresh, and database sent \
+                the request again anyway with the expired ID token (\(databaseTraffic)), then gave \(Self.describe(outcome)). \
+                A refresh that failed gave no token to retry with: let its error out (`try`, not `try?`), here \
+                .transport(URLError). See \(exercise.reference).
+                """)
+        }
         try expectTransport(outcome, after: "The token expired, and the connection was lost before Secure Token answered the refresh", exercise)
         XCTAssertEqual(forum.credentials, ada, """
             A lost connection during the refresh left `credentials` \(forum.credentials.map { "\($0)" } ?? "nil"). Only a \
