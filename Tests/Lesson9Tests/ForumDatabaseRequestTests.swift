@@ -60,6 +60,19 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #""Ada""#, "database returned \(String(decoding: data, as: UTF8.self).prefix(80)); the answer's body was \"Ada\": return it. See \(exercise.reference).")
     }
 
+    func test_database_patchSendsItsBody() throws {
+        let ada = try signedInAsAda(for: exercise)
+        let outcome = try request("PATCH", "users/\(ada.userID)", body: #"{"name":"Ada L."}"#)
+        let sent = try theDatabaseRequest()
+        if sent.method == "PATCH", (sent.bodyText ?? "").isEmpty {
+            throw fail("database(\"PATCH\", \"users/<Ada's uid>\", body: {\"name\":\"Ada L.\"}) sent \(brief(sent)) with no body: a PATCH (like a POST and a PUT) carries the fields it changes. Set request.httpBody = body whatever the method, as given. See \(exercise.reference).")
+        }
+        guard case .success = outcome else {
+            throw fail("database(\"PATCH\", \"users/<Ada's uid>\", body: {\"name\":\"Ada L.\"}) threw \(Self.describe(outcome.error)); \(databaseTraffic). Ada may write below /users/<her uid>. See \(exercise.reference).")
+        }
+        XCTAssertEqual(firebase.value(at: "users/\(ada.userID)/name"), "Ada L.", "After database(\"PATCH\", \"users/<uid>\", body: {\"name\":\"Ada L.\"}) the database holds \(firebase.value(at: "users/\(ada.userID)")) (\(brief(sent))): send the method and the body as given. See \(exercise.reference).")
+    }
+
     // MARK: The rules' refusal
 
     func test_database_writingBelowAnotherUser_throwsPermissionDenied() throws {
@@ -263,6 +276,16 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         letTheTokenExpire()
         for _ in 0..<3 { auth.inject(.transportError(.networkConnectionLost)) }  // the refresh gets no answer, tried again or not
         let outcome = try request("GET", "users/\(ada.userID)")
+        let sent = firebase.requests
+        if outcome.error.map({ if case .transport? = $0 as? SignInError { return false } else { return true } }) ?? true,
+           sent.count >= 2, sent[1].query["auth"] == ada.idToken {
+            throw fail("""
+                The token expired, the connection was lost before Secure Token answered the refresh, and database sent \
+                the request again anyway with the expired ID token (\(databaseTraffic)), then gave \(Self.describe(outcome)). \
+                A refresh that failed gave no token to retry with: let its error out (`try`, not `try?`), here \
+                .transport(URLError). See \(exercise.reference).
+                """)
+        }
         try expectTransport(outcome, after: "The token expired, and the connection was lost before Secure Token answered the refresh", exercise)
         XCTAssertEqual(forum.credentials, ada, """
             A lost connection during the refresh left `credentials` \(forum.credentials.map { "\($0)" } ?? "nil"). Only a \

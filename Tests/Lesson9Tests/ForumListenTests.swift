@@ -151,6 +151,24 @@ final class ForumListenTests: Lesson9TestCase {
         XCTAssertTrue(others.isEmpty, "onEvent was handed \(others.sorted().joined(separator: ", ")) events: hand on only put and patch (the data); auth_revoked, cancel and keep-alive are for listen itself to act on. See \(exercise.reference).")
     }
 
+    func test_listen_keepAlive_doesNotEndTheListening() throws {
+        firebase.withService { $0.keepAliveInterval = 0.1 }  // a quiet stream gets a keep-alive every 0.1 s (Firebase: 30 s)
+        let ada = try listenAsAda()
+        wait(0.35) { outcome.get() != nil }
+        if let ended = outcome.get() {
+            throw fail("""
+                listen(\"\(Self.path)\") ended (\(Self.describe(ended))) while its stream was open and quiet: the database \
+                sends a keep-alive event on an idle stream, and listen stopped at it. keep-alive (like any name but put, \
+                patch, auth_revoked and cancel) is nothing to act on: go on reading (`continue`, or `break`, which leaves \
+                only the switch; `return` leaves listen). \(databaseTraffic). See \(exercise.reference).
+                """)
+        }
+        postAsAda(ada, idToken: ada.idToken, text: "Still there?")
+        wait(2) { (events.get() ?? []).contains { $0.data.contains("Still there?") } }
+        let got = events.get() ?? []
+        XCTAssertTrue(got.contains { $0.name == "put" && $0.data.contains("Still there?") }, "After keep-alive events, a message posted to \(Self.path) gave onEvent no put within 2 s (it got \(got.count) event(s): \(got.map(\.name))). A keep-alive changes nothing: go on reading the stream. See \(exercise.reference).")
+    }
+
     func test_listen_afterAuthRevoked_refreshesOnceAndReopensWithTheNewToken() throws {
         let ada = try listenAsAda(nearTheHour: true)
         authClock.advance(2)

@@ -97,8 +97,26 @@ extension Lesson9TestCase {
                 After \(what), the refresh answered 200 and database threw \(Self.describe(error)): the refresh's answer is \
                 snake_case, {"id_token", "refresh_token", "user_id", "expires_in": "3600"…}, unlike sign-in's idToken. \
                 Decode it into snake_case names (id_token) with no key strategy, or into camelCase names (idToken) with \
-                .convertFromSnakeCase — not both: the strategy renames the keys before they are matched. See LESSONS.md §9.4.
+                .convertFromSnakeCase — not both: the strategy renames the keys before they are matched, and user_id \
+                becomes userId, not userID (name it userId, or map it with CodingKeys). See LESSONS.md §9.4.
                 """, file: file, line: line)
+        }
+        if case .failure(let error) = outcome, refreshes == 1, sent.count == 2, sent[0].response.statusCode == 401,
+           let retry = sent.last {
+            if tokenNames.contains(where: { $0.token == retry.query["auth"] && $0.name.contains("refresh") }) {
+                throw fail("""
+                    After \(what), database sent the retry with the refresh token as auth= (\(brief(retry))) and threw \
+                    \(Self.describe(error)). The refresh answers two tokens: keep its id_token as the ID token (sent as \
+                    auth=) and its refresh_token as the refresh token, not the other way round. See LESSONS.md §9.4.
+                    """, file: file, line: line)
+            }
+            if (200...299).contains(retry.response.statusCode) {
+                throw fail("""
+                    After \(what), database refreshed and sent the retry, which was answered \
+                    \(retry.response.statusCode) (\(databaseTraffic)), and still threw \(Self.describe(error)): return \
+                    the retry's answer, not the first one's. See LESSONS.md §9.4.
+                    """, file: file, line: line)
+            }
         }
         if case .failure(let error) = outcome {
             var clock = ""

@@ -122,10 +122,15 @@ extension Lesson9TestCase {
                  Not every field is a string: the answer also has \(notStringsText), so a [String: String] cast (or a \
                 struct that reads it as a String) fails on it; read the three fields you need, as strings.
                 """ : ""
+            let asStrings = """
+                 as strings (expiresIn is a string too, "3600": leave out the fields you do not use), under the names the \
+                answer spells them, localId, idToken and refreshToken (a property is matched by its exact name: localID or \
+                userId is no key of the answer; rename with CodingKeys)
+                """
             throw fail("""
                 Auth answered \(request.response.statusCode) with the user's localId, idToken and refreshToken, and \
                 \(exercise.function) threw \(Self.describe(outcome.error)).\(mixed) Decode those three fields of the answer\
-                \(decoding ? " as strings (expiresIn is a string too, \"3600\": leave out the fields you do not use)" : ""). \
+                \(decoding ? asStrings : ""). \
                 See \(exercise.reference).
                 """, file: file, line: line)
         }
