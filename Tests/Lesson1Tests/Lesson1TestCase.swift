@@ -265,9 +265,9 @@ class Lesson1TestCase: LabTestCase {
         }
         for (index, outcome) in got.enumerated() {
             guard case .some(.some(let error)) = outcome else { continue }
-            let cancelled = Self.isURLError(error, .cancelled)
-                ? " URLError(.cancelled) means its data task was cancelled — by the other call: code that keeps one task " +
-                    "in a property and cancels it when the next call starts. That suits a search box, not a write: each " +
+            let cancelled = Self.isURLError(error, .cancelled) || error is CancellationError
+                ? " That error means its request was cancelled — by the other call: code that keeps one task (a data " +
+                    "task or a Task) in a property and cancels it when the next call starts. That suits a search box, not a write: each " +
                     "call sends its own request, and cancelling one the user made loses it. Don't cancel an earlier call's task."
                 : ""
             throw fail("""
