@@ -120,7 +120,7 @@ final class CreateMessageTests: Lesson1TestCase {
         XCTAssertTrue(request.hasJSONSuffix, """
             createMessage's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API answers \
             only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)).\
-            \(Self.trailingSlashNote(request)) See LESSONS.md §1.2.
+            \(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request)) See LESSONS.md §1.2.
             """)
         try requireNoEncodedSlash(in: request, of: exercise)
         XCTAssertEqual(request.path, expected, """

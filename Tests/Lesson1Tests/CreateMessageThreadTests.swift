@@ -105,7 +105,7 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         XCTAssertTrue(request.hasJSONSuffix, """
             createMessageThread's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API \
             answers only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)). \
-            Add the extension after the identifier.\(Self.trailingSlashNote(request)) See LESSONS.md §1.2.
+            Add the extension after the identifier.\(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request)) See LESSONS.md §1.2.
             """)
         try requireNoEncodedSlash(in: request, of: exercise)
         XCTAssertEqual(request.path, "/\(thread.identifier)", """

@@ -458,6 +458,16 @@ class Lesson1TestCase: LabTestCase {
             + "`appendingPathExtension(\"json\")` — and adds the dot itself."
     }
 
+    /// Added to a "no .json" failure when the URL is the database's root, with nothing added: the new URLs that
+    /// `appendingPathComponent` and `appendingPathExtension` return were thrown away.
+    static func unchangedBaseURLNote(_ request: RecordedRequest) -> String {
+        guard request.path == "/", !request.hasJSONSuffix else { return "" }
+        return " That is `baseURL` itself, with nothing added: `appendingPathComponent(_:)` and `appendingPathExtension(_:)` "
+            + "return a new URL and leave the one they are called on as it was, so a call whose result is unused (Swift "
+            + "warns: \"result of call … is unused\") changes nothing. Use the result — `let url = baseURL"
+            + ".appendingPathComponent(…).appendingPathExtension(\"json\")` — or the mutating `url.appendPathComponent(…)` on a `var`."
+    }
+
     /// Added to a "no .json" failure when the URL ends in `.json/`: a slash after the extension hides it.
     static func trailingSlashNote(_ request: RecordedRequest) -> String {
         guard request.url.absoluteString.hasSuffix(".json/") else { return "" }
