@@ -25,6 +25,11 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             "quote or a line break in the text ends the JSON string early. JSONEncoder escapes them (\\\", \\n)."
     }
 
+    /// Added to a wrong-path failure when the path is `/.<identifier>`: the identifier was added as an extension.
+    static let identifierAsExtensionNote = " The identifier follows a dot: it was added as a path extension "
+        + "(`appendPathExtension(identifier)`), which puts a dot before it. Add the identifier as a path component "
+        + "(`appendingPathComponent`), then the extension \"json\"."
+
     /// Reads the body of the thread's request as Firebase would: a JSON object with `title` and `identifier`
     /// strings and no messages (`messages` absent, null, [] or {}: Firebase stores none of them).
     func sentThread(in request: RecordedRequest, file: StaticString = #filePath, line: UInt = #line) throws -> SentThread {
@@ -111,7 +116,8 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         XCTAssertEqual(request.path, "/\(thread.identifier)", """
             createMessageThread wrote to the path \(request.path), but a thread lives at its own key: \
             /\(thread.identifier) (the identifier in its body), so the URL is <baseURL>/<identifier>.json.\
-            \(Self.doubleDotNote(request))\(Self.caseNote(request.path, "/\(thread.identifier)")) URL sent: \(request.url.absoluteString). \
+            \(Self.doubleDotNote(request))\(Self.caseNote(request.path, "/\(thread.identifier)"))\
+            \(request.path == "/.\(thread.identifier)" ? Self.identifierAsExtensionNote : "") URL sent: \(request.url.absoluteString). \
             See LESSONS.md §1.2.
             """)
     }
