@@ -46,7 +46,7 @@ final class CreateMessageTests: Lesson1TestCase {
         guard let object = json.objectValue else {
             throw fail("""
                 createMessage's body is \(json.description), not a JSON object: POST the one message itself, and \
-                Firebase stores it under a new key. See LESSONS.md §1.4.
+                Firebase stores it under a new key.\(Self.encodedTwiceNote(json)) See LESSONS.md §1.4.
                 """, file: file, line: line)
         }
         let keys = object.keys.sorted().joined(separator: ", ")
@@ -59,6 +59,15 @@ final class CreateMessageTests: Lesson1TestCase {
         }
         let timestamp = object["timestamp"] ?? .null
         let expected = "a number of seconds since 1 January 2001 (here about \(Int(before.timeIntervalSinceReferenceDate)))"
+        if timestamp.objectValue?[".sv"] != nil {
+            throw fail("""
+                The message's `timestamp` in createMessage's body is \(timestamp.description), Firebase's server-value \
+                placeholder: the server would write its own time there, in milliseconds since 1970 — not \(expected), \
+                which is what the recorded data holds — and the message you keep would hold another moment than the one \
+                stored. Send the message's own `timestamp`: encode the MessageThread.Message with a plain JSONEncoder(). \
+                See LESSONS.md §1.4.
+                """, file: file, line: line)
+        }
         guard let seconds = timestamp.numberValue else {
             throw fail("""
                 The message's `timestamp` in createMessage's body is \(timestamp.description), not a number: the \
@@ -111,13 +120,13 @@ final class CreateMessageTests: Lesson1TestCase {
         XCTAssertTrue(request.hasJSONSuffix, """
             createMessage's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API answers \
             only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)).\
-            \(Self.trailingSlashNote(request)) See LESSONS.md §1.2.
+            \(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request)) See LESSONS.md §1.2.
             """)
         try requireNoEncodedSlash(in: request, of: exercise)
         XCTAssertEqual(request.path, expected, """
             createMessage wrote to the path \(request.path), but a thread's messages live at \(expected): \
             <baseURL>/<the thread's identifier>/messages.json. POST there and Firebase adds the message under a new \
-            key.\(Self.doubleDotNote(request)) URL sent: \(request.url.absoluteString). See LESSONS.md §1.2.
+            key.\(Self.doubleDotNote(request))\(Self.caseNote(request.path, expected)) URL sent: \(request.url.absoluteString). See LESSONS.md §1.2.
             """)
     }
 
@@ -150,7 +159,7 @@ final class CreateMessageTests: Lesson1TestCase {
         let after = Date()
         let request = try onlyRequest(from: exercise)
         let message = try sentMessage(in: request, madeBetween: before, and: after)
-        XCTAssertEqual(message.text, Self.quotedText, "The message in createMessage's body has the wrong text: the text passed in was \(Self.quotedText.debugDescription). Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
+        XCTAssertEqual(message.text, Self.quotedText, "The message in createMessage's body has the wrong text: the text passed in was \(Self.quotedText.debugDescription).\(Self.percentEncodedNote(sent: message.text, passed: Self.quotedText)) Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
         XCTAssertEqual(message.sender, "Grace", "The message in createMessage's body has the wrong sender: the sender passed in was \"Grace\". Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
     }
 
@@ -377,6 +386,28 @@ final class CreateMessageTests: Lesson1TestCase {
             \(during().map { Self.list($0) } ?? "?"). Append the message only once the server has accepted it — not \
             optimistically, to be undone on a failure: until then nobody may see a message the server can still refuse. \
             See LESSONS.md §1.4 and §1.3.
+            """)
+    }
+
+    func test_createMessage_twoCallsAtOnce_keepsBothMessages() throws {
+        // Two messages in flight at once to one thread: each call must report its own answer, and each answer must add
+        // its message to the thread's messages as they are then — a copy made before sending drops the other message.
+        let thread = sampleThread()
+        let controller = self.controller!
+        let texts = ["First of two at once", "Second of two at once"]
+        try twoCallsAtOnce(of: exercise) { index, done in
+            controller.createMessage(messageThread: thread, text: texts[index], sender: "Ada", completion: done)
+        }
+        let current = { Set(thread.messages.map(\.text)) }
+        eventually(within: 0.5) { current().isSuperset(of: texts) }
+        let lost = texts.filter { !current().contains($0) }
+        XCTAssertTrue(lost.isEmpty, """
+            createMessage was called twice at once for one thread (both requests in flight together) and both calls \
+            succeeded, but the thread's `messages` are \(Self.list(thread.messages)): \(lost) was lost. A copy of the \
+            messages made before sending (`var updated = messageThread.messages; updated.append(message)`, assigned in the \
+            handler) holds only what was there when that call began, so assigning it drops what the other call added \
+            meanwhile. In the handler, append to the thread's messages as they are then: \
+            `messageThread.messages.append(message)`. See LESSONS.md §1.4.
             """)
     }
 

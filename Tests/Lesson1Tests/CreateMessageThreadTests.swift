@@ -25,6 +25,11 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             "quote or a line break in the text ends the JSON string early. JSONEncoder escapes them (\\\", \\n)."
     }
 
+    /// Added to a wrong-path failure when the path is `/.<identifier>`: the identifier was added as an extension.
+    static let identifierAsExtensionNote = " The identifier follows a dot: it was added as a path extension "
+        + "(`appendPathExtension(identifier)`), which puts a dot before it. Add the identifier as a path component "
+        + "(`appendingPathComponent`), then the extension \"json\"."
+
     /// Reads the body of the thread's request as Firebase would: a JSON object with `title` and `identifier`
     /// strings and no messages (`messages` absent, null, [] or {}: Firebase stores none of them).
     func sentThread(in request: RecordedRequest, file: StaticString = #filePath, line: UInt = #line) throws -> SentThread {
@@ -38,7 +43,7 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         guard let object = json.objectValue else {
             throw fail("""
                 createMessageThread's body is \(json.description), not a JSON object: Firebase would store that at the \
-                thread's key, and nobody could read it back as a thread. Encode the one MessageThread itself. See LESSONS.md §1.3.
+                thread's key, and nobody could read it back as a thread. Encode the one MessageThread itself.\(Self.encodedTwiceNote(json)) See LESSONS.md §1.3.
                 """, file: file, line: line)
         }
         let keys = object.keys.sorted().joined(separator: ", ")
@@ -89,8 +94,8 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         let request = try onlyRequest(from: exercise)
         let thread = try sentThread(in: request)
         XCTAssertEqual(thread.title, Self.quotedTitle, """
-            The thread in createMessageThread's body has the wrong title: the title passed in was \(Self.quotedTitle.debugDescription). \
-            Body: \(request.bodyText ?? ""). See LESSONS.md §1.3.
+            The thread in createMessageThread's body has the wrong title: the title passed in was \(Self.quotedTitle.debugDescription).\
+            \(Self.percentEncodedNote(sent: thread.title, passed: Self.quotedTitle)) Body: \(request.bodyText ?? ""). See LESSONS.md §1.3.
             """)
         XCTAssertNotNil(UUID(uuidString: thread.identifier), """
             The thread's identifier should be a new UUID string (what MessageThread(title:) gives it); it is \
@@ -105,13 +110,15 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         XCTAssertTrue(request.hasJSONSuffix, """
             createMessageThread's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API \
             answers only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)). \
-            Add the extension after the identifier.\(Self.trailingSlashNote(request)) See LESSONS.md §1.2.
+            Add the extension after the identifier.\(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request)) See LESSONS.md §1.2.
             """)
         try requireNoEncodedSlash(in: request, of: exercise)
         XCTAssertEqual(request.path, "/\(thread.identifier)", """
             createMessageThread wrote to the path \(request.path), but a thread lives at its own key: \
             /\(thread.identifier) (the identifier in its body), so the URL is <baseURL>/<identifier>.json.\
-            \(Self.doubleDotNote(request)) URL sent: \(request.url.absoluteString). See LESSONS.md §1.2.
+            \(Self.doubleDotNote(request))\(Self.caseNote(request.path, "/\(thread.identifier)"))\
+            \(request.path == "/.\(thread.identifier)" ? Self.identifierAsExtensionNote : "") URL sent: \(request.url.absoluteString). \
+            See LESSONS.md §1.2.
             """)
     }
 
@@ -329,6 +336,25 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             \(during().map { "\($0)" } ?? "?"). Append the thread only once the server has accepted it — not \
             optimistically, to be undone on a failure: until then nobody may see a thread the server can still refuse. \
             See LESSONS.md §1.3.
+            """)
+    }
+
+    func test_createMessageThread_twoCallsAtOnce_keepsBothThreads() throws {
+        // Two calls in flight at once (a double tap, two screens): each must report its own answer, and each answer
+        // must add its thread to the list as it is then — a list built before sending drops the other call's thread.
+        let controller = self.controller!
+        let titles = ["First of two at once", "Second of two at once"]
+        try twoCallsAtOnce(of: exercise) { index, done in controller.createMessageThread(title: titles[index], completion: done) }
+        let sent = emulator.requests.compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
+        let current = { Set(controller.messageThreads.map(\.identifier)) }
+        eventually(within: 0.5) { current().isSuperset(of: sent) }
+        let lost = sent.filter { !current().contains($0) }
+        XCTAssertTrue(lost.isEmpty, """
+            createMessageThread was called twice at once (both requests in flight together) and both calls succeeded, \
+            but `messageThreads` holds \(controller.messageThreads.map(ThreadCopy.init)): the thread \(lost) was lost. \
+            A list built before sending (`let updated = messageThreads + [thread]`, assigned in the handler) holds only \
+            what was there when that call began, so assigning it drops what the other call added meanwhile. In the \
+            handler, append to the list as it is then: `self.messageThreads.append(thread)`. See LESSONS.md §1.3.
             """)
     }
 }

@@ -234,6 +234,70 @@ class Lesson1TestCase: LabTestCase {
         }
     }
 
+    /// Starts two calls of the learner's function one right after the other, with the emulator's answers held until
+    /// both requests have arrived (at most 1 s), so both are in flight at once. Returns what each completion first got;
+    /// stops the test when a stub ran, when a completion was not called within 3 s, or when a call failed.
+    /// `start(index, done)` makes call `index` (0 or 1).
+    func twoCallsAtOnce(of exercise: Exercise, _ start: (Int, @escaping (Error?) -> Void) -> Void,
+                        file: StaticString = #filePath, line: UInt = #line) throws {
+        let outcomes = [Box<Error?>(), Box<Error?>()]
+        let requestsBefore = emulator.requests.count
+        let held = HeldAnswers(emulator, atMost: 1)
+        for index in 0..<2 {
+            start(index) { error in
+                if outcomes[index].get() == nil { outcomes[index].set(error) }
+            }
+        }
+        try stopIfAStubRan(file: file, line: line)
+        eventually(within: 1) { self.emulator.requests.count >= requestsBefore + 2 }
+        held.release()
+        let finished = eventually(within: 3) { outcomes.allSatisfy { $0.get() != nil } }
+        let traffic = TrafficReport(emulator)
+        if let wrongPlace = traffic.wrongPlace(exercise, baseURL: emulator.baseURL) { throw fail(wrongPlace, file: file, line: line) }
+        let got = outcomes.map { $0.get() }
+        guard finished else {
+            let which = got.enumerated().filter { $0.element == nil }.map { "call \($0.offset + 1)" }.joined(separator: " and ")
+            throw fail("""
+                \(exercise.function) was called twice at once (the second call right after the first, both requests in \
+                flight together), and \(which) never called its completion (waited 3 s). Each call must report its own \
+                answer, whatever other calls are running. Requests: \(traffic.summary). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        for (index, outcome) in got.enumerated() {
+            guard case .some(.some(let error)) = outcome else { continue }
+            let cancelled = Self.isURLError(error, .cancelled) || error is CancellationError
+                ? " That error means its request was cancelled — by the other call: code that keeps one task (a data " +
+                    "task or a Task) in a property and cancels it when the next call starts. That suits a search box, not a write: each " +
+                    "call sends its own request, and cancelling one the user made loses it. Don't cancel an earlier call's task."
+                : ""
+            throw fail("""
+                \(exercise.function) was called twice at once (the second call right after the first, both requests in \
+                flight together, and the server accepted both), but call \(index + 1)'s completion got \
+                \(Self.describe(error)).\(cancelled) Requests: \(traffic.summary). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+    }
+
+    /// Added to a wrong-text failure when the text sent is the text passed in, percent-encoded.
+    static func percentEncodedNote(sent: String, passed: String) -> String {
+        guard sent != passed, sent.removingPercentEncoding == passed else { return "" }
+        return " What was sent is the text passed in, percent-encoded: percent-encoding is for URLs. In a JSON body "
+            + "the text goes as it is — JSONEncoder escapes what JSON needs."
+    }
+
+    /// Added to a "not a JSON object" failure when the body is a JSON string that itself holds a JSON object.
+    static func encodedTwiceNote(_ json: JSONValue) -> String {
+        guard let text = json.stringValue, let inner = try? JSONValue(data: Data(text.utf8)), inner.objectValue != nil else { return "" }
+        return " It is a JSON string holding JSON: the value was encoded twice (JSONEncoder's Data made into a String, "
+            + "and that String encoded again). Send the Data JSONEncoder gives you as the body, as it is."
+    }
+
+    /// Added to a wrong-path failure when the path differs from the right one only in upper and lower case.
+    static func caseNote(_ path: String, _ expected: String) -> String {
+        guard path != expected, path.lowercased() == expected.lowercased() else { return "" }
+        return " The paths differ only in upper and lower case: Firebase keys are case-sensitive, so that is another key."
+    }
+
     /// Added to a "not in it yet at completion" failure when the change did come, just later.
     static func changedAfterCompletionNote(_ what: String) -> String {
         " It was there a moment later: \(what) was changed after `completion(nil)` had run — on another queue (a "
@@ -392,6 +456,16 @@ class Lesson1TestCase: LabTestCase {
         guard request.url.absoluteString.hasSuffix("..json") else { return "" }
         return " The URL ends in `..json`: appendingPathExtension takes the extension without its dot — "
             + "`appendingPathExtension(\"json\")` — and adds the dot itself."
+    }
+
+    /// Added to a "no .json" failure when the URL is the database's root, with nothing added: the new URLs that
+    /// `appendingPathComponent` and `appendingPathExtension` return were thrown away.
+    static func unchangedBaseURLNote(_ request: RecordedRequest) -> String {
+        guard request.path == "/", !request.hasJSONSuffix else { return "" }
+        return " That is `baseURL` itself, with nothing added: `appendingPathComponent(_:)` and `appendingPathExtension(_:)` "
+            + "return a new URL and leave the one they are called on as it was, so a call whose result is unused (Swift "
+            + "warns: \"result of call … is unused\") changes nothing. Use the result — `let url = baseURL"
+            + ".appendingPathComponent(…).appendingPathExtension(\"json\")` — or the mutating `url.appendPathComponent(…)` on a `var`."
     }
 
     /// Added to a "no .json" failure when the URL ends in `.json/`: a slash after the extension hides it.
