@@ -70,7 +70,7 @@ struct CrashReport: Equatable {
               let mine = frames.firstIndex(where: { $0.place.hasPrefix("Exercises/") }) else { return }
         function = frames[mine].function
         place = frames[mine].place
-        if !isDeliberateStop, !isIsolationAssumption {
+        if !isDeliberateStop, !isIsolationAssumption, !reason.hasPrefix(Self.castFailure) {
             // In the collection's code, or in the runtime's reference counting while another thread is in a
             // collection's code for the learner: either way, one changed from two threads.
             let inCollection = { (frames: [(function: String, place: String)]) -> String? in
