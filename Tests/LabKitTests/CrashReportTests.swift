@@ -101,6 +101,19 @@ final class CrashReportTests: XCTestCase {
         XCTAssertFalse(report.explanation.contains("force unwrap"), report.explanation)
     }
 
+    /// A failed `as!` prints what it could not cast before the report (Lesson 6: `mapError { $0 as! TodoAPIError }`
+    /// met a URLError): the reason quotes it, without the types' addresses, and the message is about the cast.
+    func test_aFailedForcedCast_quotesTheTypes() throws {
+        let output = ["Could not cast value of type 'Foundation.URLError' (0x7f3a1c2b4e80) to 'Lesson6.TodoAPIError' (0x55d1e2f3a4b0).",
+                      "*** Program crashed: Aborted at 0x00007fddccef9361 ***", "Thread 5 crashed:",
+                      Self.frame(0, "swift_dynamicCastFailure", ""),
+                      Self.frame(1, "closure #1 in TodoAPI.todo(id:completion:)", "/kit/Exercises/Lesson6/TodoAPI+Completion.swift:21:58")].joined(separator: "\n")
+        let report = try XCTUnwrap(CrashReport(output: output))
+        XCTAssertEqual(report.reason, "Could not cast value of type 'Foundation.URLError' to 'Lesson6.TodoAPIError'.")
+        XCTAssertTrue(report.explanation.contains("`as?`"), report.explanation)
+        XCTAssertFalse(report.explanation.contains("force unwrap"), report.explanation)
+    }
+
     func test_noReport_noFrameOfTheLearners() {
         XCTAssertNil(CrashReport(output: "Test Case 'A.b' started\n"))
         let kitOnly = CrashReport(output: "*** Program crashed: Bad pointer dereference at 0x0 ***\nThread 0 crashed:\n" + Self.frame(0, "f()", "/kit/Tests/X.swift:3"))

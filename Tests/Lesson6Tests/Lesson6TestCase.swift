@@ -45,6 +45,9 @@ class Lesson6TestCase: LabTestCase {
 
     var emulator: TodoEmulator!
     var api: TodoAPI!
+    /// Whether the last completion-handler call had already called its completion when it returned: it waited for
+    /// the answer, blocking its caller.
+    var completedBeforeReturning = false
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -71,7 +74,9 @@ class Lesson6TestCase: LabTestCase {
     /// `todo(id:completion:)`'s result; the helper checks the completion came once, in time, after the answer.
     func fetch(id: Int, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Todo, Error> {
         let result: Result<Todo, TodoAPIError> = try awaitCompletion(of: Self.fetch, on: emulator, file: file, line: line) { done in
-            api.todo(id: id, completion: done)
+            let completed = Box<Bool>()
+            api.todo(id: id) { completed.set(true); done($0) }
+            completedBeforeReturning = completed.get() == true
         }
         letLeftoverTasksFinish()
         return result.mapError { $0 }
@@ -79,7 +84,9 @@ class Lesson6TestCase: LabTestCase {
 
     func save(_ todo: Todo = Lesson6TestCase.newTodo, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Todo, Error> {
         let result: Result<Todo, TodoAPIError> = try awaitCompletion(of: Self.save, on: emulator, file: file, line: line) { done in
-            api.save(todo, completion: done)
+            let completed = Box<Bool>()
+            api.save(todo) { completed.set(true); done($0) }
+            completedBeforeReturning = completed.get() == true
         }
         letLeftoverTasksFinish()
         return result.mapError { $0 }
@@ -219,6 +226,20 @@ class Lesson6TestCase: LabTestCase {
             """
     }
 
+    /// Stops the test when the last completion-handler call returned only after its completion had run: it waited
+    /// for the server's answer (a semaphore or a DispatchGroup), blocking the thread that called it. Judged in the
+    /// tests that answer after 0.3 s, so that no correct call, however slow the machine, returns that late.
+    func checkReturnedAtOnce(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard completedBeforeReturning else { return }
+        throw fail("""
+            \(exercise.function) returned only after the server had answered (\(TrafficReport(emulator).summary)) and \
+            its completion had run: it waited for the answer — a semaphore's or a DispatchGroup's `wait()` — so it \
+            blocked the thread that called it for the whole round trip. In an app that is the main thread: the screen \
+            freezes, and a handler that hops to the main queue never runs (a deadlock). Start the data task and return \
+            at once; the handler calls `completion` when the answer comes. See \(exercise.reference).
+            """, file: file, line: line)
+    }
+
     // MARK: The request
 
     /// The one request the call sent; stops the test when it sent none, several, or sent elsewhere.
@@ -287,7 +308,7 @@ class Lesson6TestCase: LabTestCase {
         }
         if request.method != "POST" {
             let bare = request.method == "GET" && (request.body ?? Data()).isEmpty && request.header("Content-Type") == nil
-            let lost = bare ? " Its method, header and body were all lost: was the data task given the URLRequest itself, or only its URL (`request.url`)?" : ""
+            let lost = bare ? " Its method, header and body were all lost: was the data task given the URLRequest itself, or only its URL (`request.url`) — or a request whose copy was set up instead (URLRequest is a value: `var post = request` and setting `post`'s method, header and body leave `request` as it was)?" : ""
             return "\(exercise.function) sent \(request.summary). Creating a todo is a POST to the collection, /todos.\(lost) See LESSONS.md §6.1."
         }
         if let doubled = doubleSlash(request, exercise, wanted: "/todos") { return doubled }

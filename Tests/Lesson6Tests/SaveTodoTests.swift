@@ -47,6 +47,7 @@ final class SaveTodoTests: Lesson6TestCase {
     func test_save_callsCompletionOnceAfterTheServerAnswered() throws {
         emulator.latency = 0.3
         _ = try save()
+        try checkReturnedAtOnce(exercise)
     }
 
     // MARK: The server's todo

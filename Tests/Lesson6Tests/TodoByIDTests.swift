@@ -38,6 +38,7 @@ final class TodoByIDTests: Lesson6TestCase {
         emulator.latency = 0.3
         // awaitCompletion stops the test when the completion comes before the answer, twice, or not at all.
         _ = try fetch(id: 4)
+        try checkReturnedAtOnce(exercise)
     }
 
     // MARK: The todo

@@ -11,6 +11,17 @@ final class TodoModelTests: Lesson6TestCase {
     let exercise = Lesson6TestCase.model
 
     func test_todo_decodesTheRecordedTodo() throws {
+        let made = Self.todo4, madeAgain = Self.todo4
+        if made != madeAgain {
+            throw fail("""
+                Todo(id: 4, userId: 1, title: "et porro tempora", completed: true), made twice from the same values, \
+                gives two todos that are not ==: \(made) and \(madeAgain). A stored property that takes a value of its own \
+                each time a todo is made — `let uuid = UUID()`, `let createdAt = Date()` — makes every todo differ from \
+                every other, the one decoded from the server's answer too, and JSONEncoder sends it to the server as a key \
+                the API does not have. A todo holds the API's four fields and nothing else; its identity (for SwiftUI's \
+                `Identifiable`, say) is the server's `id`. See LESSONS.md §6.2.
+                """)
+        }
         let decoded = try decode(Todo.self, #"{"userId": 1, "id": 4, "title": "et porro tempora", "completed": true}"#)
         if decoded != Self.todo4, try encode(decoded)["id"] == .null {
             throw fail("""
@@ -98,6 +109,17 @@ final class TodoModelTests: Lesson6TestCase {
             """)
     }
 
+    func test_todo_init_keepsWhatItIsGiven() throws {
+        let title = "  Buy milk, \"2 L\" 🥛\n"
+        let json = try encode(Todo(id: 12, userId: 5, title: title, completed: true))
+        XCTAssertEqual(json, ["userId": 5, "id": 12, "title": .string(title), "completed": true], """
+            Todo(id: 12, userId: 5, title: \(JSONValue.string(title)), completed: true) encodes as \(json): the initialiser \
+            changed what it was given. A todo holds every value as given — the title with its spaces and new line too: \
+            tidy text in the screen that takes it, not in the model (the server's todos are decoded without your \
+            initialiser, so they would not be tidied anyway). See LESSONS.md §6.2.
+            """)
+    }
+
     func test_todo_everyPublishedTodo_roundTrips() throws {
         let published = JSONValue.array(try Self.publishedTodos())
         let todos = try decode([Todo].self, published.description)
@@ -156,7 +178,11 @@ final class TodoModelTests: Lesson6TestCase {
     static func explain(_ error: DecodingError) -> String {
         switch error {
         case .keyNotFound(let key, _) where key.stringValue == "id":
-            return "it asked for the key `id`, which a new todo does not have: make `id` optional (`Int?`)."
+            return """
+                it asked for the key `id`, which a new todo does not have: make `id` optional (`Int?`), and if you wrote \
+                `init(from:)`, read it with `decodeIfPresent(Int.self, forKey: .id)` — `decode(Int?.self, forKey: .id)` \
+                accepts null but still requires the key.
+                """
         case .keyNotFound(let key, _):
             return "it asked for the key `\(key.stringValue)`, which the API's todo does not have: name each property exactly as its key (`userId`, `id`, `title`, `completed`)."
         case .typeMismatch(let type, let context):

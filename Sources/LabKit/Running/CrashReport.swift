@@ -27,6 +27,9 @@ struct CrashReport: Equatable {
     /// ("Fatal error: …"), and a failed `assert` or `precondition`, with the code's own message.
     static let stopMarkers = ["Fatal error: ", "Assertion failed", "Precondition failed"]
 
+    /// What Swift's runtime prints when a forced cast (`as!`) fails.
+    static let castFailure = "Could not cast value of type"
+
     /// Whether the program was stopped on purpose (`stopMarkers`), not by a memory fault.
     var isDeliberateStop: Bool { Self.stopMarkers.contains { reason.hasPrefix($0) } }
 
@@ -45,6 +48,11 @@ struct CrashReport: Equatable {
            let range = Self.stopMarkers.lazy.compactMap({ stop.range(of: $0) }).first {
             reason = String(stop[range.lowerBound...])
         }
+        // A failed forced cast (`as!`) says what it could not cast just before the report: keep that as the reason,
+        // without the types' addresses.
+        if let cast = lines[..<start].last(where: { $0.contains(Self.castFailure) }), let range = cast.range(of: Self.castFailure) {
+            reason = String(cast[range.lowerBound...]).replacingOccurrences(of: #" \(0x[0-9a-fA-F]+\)"#, with: "", options: .regularExpression)
+        }
         // Every thread's frames, from "Thread N …:" to the next thread; the crashed one says "crashed:".
         var threads: [(crashed: Bool, frames: [(function: String, place: String)])] = []
         for line in lines[start...] {
@@ -62,7 +70,7 @@ struct CrashReport: Equatable {
               let mine = frames.firstIndex(where: { $0.place.hasPrefix("Exercises/") }) else { return }
         function = frames[mine].function
         place = frames[mine].place
-        if !isDeliberateStop, !isIsolationAssumption {
+        if !isDeliberateStop, !isIsolationAssumption, !reason.hasPrefix(Self.castFailure) {
             // In the collection's code, or in the runtime's reference counting while another thread is in a
             // collection's code for the learner: either way, one changed from two threads.
             let inCollection = { (frames: [(function: String, place: String)]) -> String? in
@@ -138,6 +146,9 @@ struct CrashReport: Equatable {
         }
         if reason.contains("Top-level object was not NSArray or NSDictionary") {
             return "\(whereText)\(reasonText): JSONSerialization.data(withJSONObject:) writes an array or a dictionary, and stops the program for anything else at the top — a bare number or string — unless given `options: .fragmentsAllowed` (`try?` does not catch it). Encode a bare value with JSONEncoder, or send its text: Data(String(count).utf8)."
+        }
+        if reason.hasPrefix(Self.castFailure) {
+            return "\(whereText) (\(reason)): a forced cast (`as!`) met a value of another type, and Swift stops the program — a cast does not throw. Cast with `as?` and handle what does not match: an error of another type is still an error to report, as its own case."
         }
         if reason.contains("Session invalidated") {
             return "\(whereText)\(reasonText): a task was made on a URLSession that had been invalidated — by `finishTasksAndInvalidate()` or `invalidateAndCancel()` — and Foundation stops the program then. Do not invalidate the session you were given: it is not yours to end, and every later request through it crashes."

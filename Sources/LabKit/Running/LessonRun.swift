@@ -307,7 +307,9 @@ extension LessonRun {
     }
 
     private static func fatalErrorLine(in output: String) -> Substring? {
-        output.split(separator: "\n").first { line in line.contains("Fatal error") || CrashReport.stopMarkers.contains { line.contains($0) } }
+        output.split(separator: "\n").first { line in
+            line.contains("Fatal error") || line.contains(CrashReport.castFailure) || CrashReport.stopMarkers.contains { line.contains($0) }
+        }
     }
 }
 
