@@ -249,11 +249,21 @@ class Lesson1TestCase: LabTestCase {
             }
         }
         try stopIfAStubRan(file: file, line: line)
-        eventually(within: 1) { self.emulator.requests.count >= requestsBefore + 2 }
+        let bothSent = eventually(within: 1) { self.emulator.requests.count >= requestsBefore + 2 }
         held.release()
         let finished = eventually(within: 3) { outcomes.allSatisfy { $0.get() != nil } }
         let traffic = TrafficReport(emulator)
         if let wrongPlace = traffic.wrongPlace(exercise, baseURL: emulator.baseURL) { throw fail(wrongPlace, file: file, line: line) }
+        // Without both requests there is nothing to judge: a call that sends nothing and calls `completion(nil)`
+        // would otherwise pass "every thread sent is kept" with none sent.
+        guard bothSent || emulator.requests.count >= requestsBefore + 2 else {
+            throw fail("""
+                \(exercise.function) was called twice at once (the second call right after the first), and the emulator \
+                received \(emulator.requests.count - requestsBefore) request(s) from those calls in 1 s: each call must \
+                send its own request, whatever other calls are running. Requests: \(traffic.summary). \
+                See \(exercise.reference).
+                """, file: file, line: line)
+        }
         let got = outcomes.map { $0.get() }
         guard finished else {
             let which = got.enumerated().filter { $0.element == nil }.map { "call \($0.offset + 1)" }.joined(separator: " and ")
