@@ -38,6 +38,26 @@ public struct TrafficReport {
         return nil
     }
 
+    /// On Linux, the message for an answer read with a download task, nil elsewhere or for a data task:
+    /// swift-corelibs-foundation gives a download task served by a URLProtocol (the tests' emulator) no file — a nil
+    /// location, or an empty file — so a solution correct on a Mac never sees the answer here (swiftlang/
+    /// swift-corelibs-foundation#3367). Said as what it is, before any message about the error it led to.
+    /// `reference`: where LESSONS.md says so (the exercise's own section when nil).
+    public func downloadTaskOnLinux(_ exercise: Exercise, see reference: String? = nil) -> String? {
+        #if os(Linux)
+        guard received.contains(where: \.fromDownloadTask) else { return nil }
+        return """
+            \(exercise.function) read the answer with a download task (`downloadTask(with:)`). That works on Apple \
+            platforms, but on Linux swift-corelibs-foundation gives a download task served by the tests' emulator no \
+            file (a nil location, or an empty file), so the answer never reaches your code. Use a data task \
+            (`session.dataTask(with:)`, or `try await session.data(for:)`), the usual choice for a JSON answer anyway. \
+            See \(reference ?? exercise.reference).
+            """
+        #else
+        return nil
+        #endif
+    }
+
     /// The message for a completion handler that was not called in time.
     /// `earlierMiss`: the test in which the function first missed its completion, when that was an earlier test
     /// (this one then waited less than `normal`).

@@ -240,17 +240,7 @@ class Lesson4TestCase: LabTestCase {
         if let wrong = Self.wrongRequest(request) {
             throw stop(wrong)
         }
-        #if os(Linux)
-        if request.fromDownloadTask {
-            throw stop("""
-                fetchMessageThreads read the answer with a download task (`downloadTask(with:)`). That works on Apple \
-                platforms, but on Linux swift-corelibs-foundation gives a download task served by the tests' emulator \
-                no file: its handler gets a nil location and no error, so the answer never reaches your code. Use a \
-                data task (`session.dataTask(with:)`, or `try await session.data(from:)`), the usual choice for a JSON \
-                answer anyway. See LESSONS.md §4.1.
-                """)
-        }
-        #endif
+        if let download = traffic.downloadTaskOnLinux(Self.fetch, see: "LESSONS.md §4.1") { throw stop(download) }
         if let decoding = error as? DecodingError, request.response.statusCode == 200 {
             throw stop(Self.explain(decoding, answer: request))
         }
