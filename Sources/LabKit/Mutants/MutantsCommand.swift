@@ -116,37 +116,16 @@ public enum MutantsCommand {
         if mutants.isEmpty { return nothingToMeasure(lesson, output: output) }
 
         // One private workspace per job, each building only this lesson; the reference must pass in each. The
-        // workspaces build side by side: each is a build of its own.
-        let ready = try (0..<max(1, min(jobs, mutants.count))).map { try MutantWorker(kit: kit, lesson: lesson, number: $0) }
-        var problems = [String?](repeating: nil, count: ready.count)
-        var failure: Error?
-        let lock = NSLock()
-        DispatchQueue.concurrentPerform(iterations: ready.count) { job in
-            do {
-                let problem = try ready[job].checkReference()
-                lock.lock(); problems[job] = problem; lock.unlock()
-            } catch {
-                lock.lock(); failure = failure ?? error; lock.unlock()
-            }
-        }
-        if let failure = failure { throw failure }
+        // workspaces build side by side: each is a build of its own, and worker `w` only ever uses `workers[w]`.
+        let workers = try (0..<max(1, min(jobs, mutants.count))).map { try MutantWorker(kit: kit, lesson: lesson, number: $0) }
+        let problems = try ParallelGrading.run(workers.count, width: workers.count) { _, worker in try workers[worker].checkReference() }
         if let problem = problems.compactMap({ $0 }).first {
             output("  the reference solution itself does not pass, so no mutant can be judged: \(problem)")
             return Tally(lesson: lesson.name, broken: mutants.count)
         }
-        var verdicts = [[Verdict]](repeating: [], count: mutants.count)
-        DispatchQueue.concurrentPerform(iterations: ready.count) { job in
-            for index in stride(from: job, to: mutants.count, by: ready.count) {
-                do {
-                    let found = try ready[job].judge(mutants[index], repeats: repeats)
-                    lock.lock(); verdicts[index] = found; lock.unlock()
-                } catch {
-                    lock.lock(); failure = failure ?? error; lock.unlock()
-                    return
-                }
-            }
+        let verdicts = try ParallelGrading.run(mutants.count, width: workers.count) { index, worker in
+            try workers[worker].judge(mutants[index], repeats: repeats)
         }
-        if let failure = failure { throw failure }
         return tally(lesson, mutants: mutants, verdicts: verdicts, output: output)
     }
 
