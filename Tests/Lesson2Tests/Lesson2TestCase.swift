@@ -548,6 +548,14 @@ class Lesson2TestCase: LabTestCase {
             sentences.append("The data has no \(quotedList(extra)): "
                 + (named.count == extra.count ? "rename or remove \(extra.count == 1 ? "that property" : "those properties")."
                    : "stop encoding \(extra.count == 1 ? "it" : "them") (rename or remove the property, or leave it out of your CodingKeys)."))
+            // A stored `id` is most often there for Identifiable (SwiftUI's List and ForEach), which a computed one satisfies.
+            if extra.contains("id") && properties.contains("id") {
+                sentences.append("""
+                    If `id` is there for Identifiable (SwiftUI's List, ForEach), make it a computed property instead\
+                    \(want.contains("identifier") ? ", `public var id: String { identifier }`" : "") — a computed property \
+                    is not stored, so Codable does not encode it.
+                    """)
+            }
         }
         sentences.append(renamedByCode
             ? "The keys a model writes must be the data's keys exactly."
