@@ -192,11 +192,13 @@ final class MessageTests: Lesson2TestCase {
     }
 
     func test_message_roundTripsThroughJSON() throws {
-        // Then a text with spaces and a newline at its ends and an empty sender: what a decoding that "tidies" the
-        // server's data (trimming, a stand-in for an empty name) changes, though the recorded message survives it.
+        // Then a text with spaces and a newline at its ends and an empty sender, then a text of thousands of characters:
+        // what a decoding that "tidies" the server's data (trimming, a stand-in for an empty name, a length limit)
+        // changes, though the recorded message survives it.
         let values = [
             (text: "Quotes \" and ünïcödé ✓", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_000.123456)),
             (text: "  Spaces, a tab\tand a newline\n", sender: "", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_000.5)),
+            (text: String(repeating: "Lorem ipsum dolor sit amet. ", count: 200), sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_001.25)),
         ]
         for given in values {
             let message = MessageThread.Message(text: given.text, sender: given.sender, timestamp: given.timestamp)
@@ -217,17 +219,20 @@ final class MessageTests: Lesson2TestCase {
             let changed = [("text", given.text), ("sender", given.sender)].filter { name, value in
                 sent?[name] == .string(value) && held[name].flatMap(Self.unwrap).map { $0 as? String != value } == true
             }.map { name, value in
-                let now = held[name].flatMap(Self.unwrap).map { ($0 as? String).map { JSONValue.string($0).description } ?? Self.show($0) } ?? "nil"
-                return "decoded, `\(name)` holds \(now) where the data holds \(JSONValue.string(value).description)"
+                func brief(_ text: String) -> String { text.count > 120 ? "a text of \(text.count) characters" : JSONValue.string(text).description }
+                let now = held[name].flatMap(Self.unwrap).map { ($0 as? String).map(brief) ?? Self.show($0) } ?? "nil"
+                return "decoded, `\(name)` holds \(now) where the data holds \(brief(value))"
             }
             let why = changed.isEmpty ? "" : """
                 The JSON holds what the message was given, but \(changed.joined(separator: "; ")): your decoding changes \
-                it (trimming? a stand-in for an empty sender?). A message keeps exactly what the data holds — what to \
+                it (trimming? a stand-in for an empty sender? a length limit?). A message keeps exactly what the data holds — what to \
                 show is for the screens to decide.
                 """ + " "
+            let wentOut = given.text.count > 120 ? "a message with a text of \(given.text.count) characters" : String(decoding: data, as: UTF8.self)
+            let cameBack = given.text.count > 120 ? "another" : "holding \(Self.summary(back))"
             XCTFail("""
-                A message encoded and decoded again is not equal to the original: it went out as \(String(decoding: data, as: UTF8.self)) \
-                and came back holding \(Self.summary(back)). \(why)Every stored property must be encoded and decoded unchanged. \
+                A message encoded and decoded again is not equal to the original: it went out as \(wentOut) \
+                and came back \(cameBack). \(why)Every stored property must be encoded and decoded unchanged. \
                 See LESSONS.md §2.2.
                 """)
             return

@@ -253,7 +253,8 @@ final class MessageThreadTests: Lesson2TestCase {
             MessageThread.Message(text: "Zero", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 599_999_940.75)),
         ]
         // Then a title with spaces at its ends, a lower-case UUID as identifier (a key the app chose) and a message with
-        // an empty text: what a decoding that "tidies" or "validates" the server's data changes.
+        // an empty text, then an empty title and a push ID: what a decoding that "tidies", "validates" or fills in the
+        // server's data changes.
         let blank = MessageThread.Message(text: "", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_120.5))
         try requireSteadyMessageEquality()
         for message in messages + [blank] {
@@ -268,6 +269,7 @@ final class MessageThreadTests: Lesson2TestCase {
         let threads = [
             MessageThread(title: "Round trip", messages: messages),
             MessageThread(title: "  Round trip ", identifier: "0d4ce3a0-7c2b-4b61-9a8e-3f1b2c4d5e6f", messages: [messages[1], blank]),
+            MessageThread(title: "", identifier: "-LJNQ2zNeL4bwG1qpwYB", messages: [messages[1]]),
         ]
         for thread in threads {
             let before = try encoded(thread, exercise)
@@ -309,7 +311,7 @@ final class MessageThreadTests: Lesson2TestCase {
                 : received.count < sent.count && Array(sent.prefix(received.count)) == received
                 ? " It went out with \(sent.count) messages and came back with only the first \(received.count): your decoding stops before the end of the array. Read every message: decode the whole array, `[MessageThread.Message].self`, or loop over a nested unkeyed container `while !list.isAtEnd`."
                 : !changed.isEmpty
-                ? " The JSON holds what the thread was given, but \(changed.joined(separator: "; ")): your decoding changes it (trimming? a UUID's upper-case spelling, `UUID(uuidString:)?.uuidString`?). A thread keeps exactly what the data holds: the identifier is whatever key the app chose, and a lower-case UUID is another key than its upper-case spelling."
+                ? " The JSON holds what the thread was given, but \(changed.joined(separator: "; ")): your decoding changes it (trimming? a stand-in for an empty title? a UUID's upper-case spelling, `UUID(uuidString:)?.uuidString`?). A thread keeps exactly what the data holds: the identifier is whatever key the app chose, and a lower-case UUID is another key than its upper-case spelling."
                 : ""
             XCTFail("""
                 A thread encoded and decoded again is not the same: it went out as \(before.description) and came back as \
