@@ -56,7 +56,9 @@ final class ForumListenerTests: ListenerTestCase {
                 The snapshot came in three pieces, 0.3 s apart, and onUpdate was never called: what came before the \
                 last piece was lost. \
                 Use one EventStreamParser for the whole stream (a property of the listener), not a new one for each \
-                piece: it keeps an unfinished event until the rest arrives. See \(Self.listener.reference).
+                piece — nor a copy of it (`var parser = self.parser` taken under the lock: the parser is a struct, a \
+                value, so what the copy keeps is lost unless you store it back): it keeps an unfinished event until the \
+                rest arrives. See \(Self.listener.reference).
                 """)
         }
         let got = try update(1, after: "the snapshot in three pieces")
@@ -88,7 +90,9 @@ final class ForumListenerTests: ListenerTestCase {
             throw fail("""
                 Two events that each edit one message came in one piece, and the first update after them holds \
                 \(updates[1].count) of the thread's \(forum.count) messages: the snapshot's messages are gone. Keep one \
-                ForumModel for the whole stream (a property of the listener), not a new one for each piece. See \(Self.listener.reference).
+                ForumModel for the whole stream (a property of the listener), not a new one for each piece — nor a copy \
+                of it (`var model = self.model`: the model is a struct, a value, so a copy's changes are lost unless you \
+                store it back). See \(Self.listener.reference).
                 """)
         }
         XCTAssertEqual(updates[1], [edited[0]] + forum.dropFirst(), """
@@ -143,6 +147,9 @@ final class ForumListenerTests: ListenerTestCase {
         let stream = try listeningWithSnapshot()
         let forum = try Self.forumMessages()
         send([Self.event("put", "/\(forum[0].key)", "null"), Self.cancel], on: stream)
+        // The main thread stays busy while the piece is read (a sleep runs no queue): an update handed to the main
+        // queue then waits, and an end called at once on the delegate queue overtakes it.
+        Thread.sleep(forTimeInterval: 0.3)
         let error = try end(after: "a put and a `cancel` in one piece", cause: Self.modelErrorEnds)
         XCTAssertEqual(error as? ForumStreamError, .cancelled, "After a put and a `cancel`, onEnd got \(error); expected ForumStreamError.cancelled. See \(Self.listener.reference).")
         let calls = received!
@@ -153,8 +160,33 @@ final class ForumListenerTests: ListenerTestCase {
             put or patch as it is applied, then the end. See \(Self.listener.reference).
             """)
         if calls.updates.count >= 2 {
+            if calls.order.firstIndex(of: .end).map({ $0 < 2 }) ?? false {
+                throw fail("""
+                    A put and then a `cancel` came in the same piece, and onEnd reached the app before the put's update \
+                    (the app was busy on the main thread meanwhile): the updates went to another queue than the end, \
+                    which overtook them. Report the updates and the end on the same queue, in the order of the events — \
+                    both on the delegate queue, or both handed to one serial queue (the main queue). See \(Self.listener.reference).
+                    """)
+            }
             XCTAssertEqual(calls.updates[1], Array(forum.dropFirst()), "The put before the `cancel` deleted one message; the update should show the other four. See \(Self.listener.reference).")
         }
+    }
+
+    /// The stream is over at its end: an event after a `cancel` (in the same piece) is not reported, not even when
+    /// the server sends one.
+    func test_nothingIsReported_afterTheEnd() throws {
+        let stream = try listeningWithSnapshot()
+        let forum = try Self.forumMessages()
+        send([Self.cancel, Self.event("put", "/\(forum[0].key)", "null")], on: stream)
+        _ = try end(after: "a `cancel` and then a put in one piece", cause: Self.modelErrorEnds)
+        quietly(0.3)
+        let calls = received!
+        XCTAssertEqual(calls.updates.count, 1, """
+            A `cancel` and then a put came in one piece, and onUpdate was called \(calls.updates.count - 1) time(s) \
+            after onEnd: the stream is over at its end — stop reading the piece there (return from the loop), and \
+            forget both closures, not only onEnd. See \(Self.listener.reference).
+            """)
+        XCTAssertEqual(calls.ends.count, 1, "After a `cancel`, onEnd was called \(calls.ends.count) times (\(calls.ends.map { "\($0)" })); the stream ends once. See \(Self.listener.reference).")
     }
 
     /// Every message deleted (a put of null at "/"): the app must see the thread empty, not go on showing the old
