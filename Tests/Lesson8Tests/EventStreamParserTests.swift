@@ -485,6 +485,21 @@ final class EventStreamParserTests: Lesson8TestCase {
         }
     }
 
+    /// An empty `data:` line is a line of the data, an empty one (WHATWG: its value, "", and a \n go into the data).
+    func test_anEmptyDataLine_isAnEmptyLineOfTheData() throws {
+        let wire = Data("event: put\ndata: a\ndata:\ndata: b\n\n".utf8)
+        let got = try parse([wire])
+        let expected = [ServerSentEvent(name: "put", data: "a\n\nb")]
+        if got == [ServerSentEvent(name: "put", data: "a\nb")] {
+            throw fail("""
+                Fed an event with the data lines `data: a`, `data:` and `data: b`, parse(_:) handed on the data "a\\nb": \
+                the empty `data:` line was skipped. It is a data line whose value is empty — an empty line of the data: \
+                "a\\n\\nb". Append every `data:` line's value, an empty one too. See \(Self.parse.reference).
+                """)
+        }
+        try check(got, expected, "Fed an event whose data lines are `data: a`, `data:` and `data: b`")
+    }
+
     func test_theSpaceAfterTheColon_isOptional() throws {
         let wire = Data("event:put\ndata:{\"path\":\"/\",\"data\":1}\n\n".utf8)
         try check(try parse([wire]), [Self.event("put", "/", "1")],

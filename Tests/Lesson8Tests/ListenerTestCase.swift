@@ -230,9 +230,6 @@ final class ListenerCalls: @unchecked Sendable {
     private let lock = NSLock()
     private var updateList: [[ForumMessage]] = []
     private var endList: [Error] = []
-    private var callList: [Call] = []
-    /// One call of the listener's closures, in the order they came.
-    enum Call: Equatable { case update, end }
     private var running = 0
     private var mostAtOnce = 0
     private var slowness: TimeInterval = 0
@@ -257,7 +254,6 @@ final class ListenerCalls: @unchecked Sendable {
         if slowness > 0 { Thread.sleep(forTimeInterval: slowness) }
         lock.lock()
         updateList.append(messages)
-        callList.append(.update)
         running -= 1
         let afterUpdate = self.afterUpdate
         lock.unlock()
@@ -267,15 +263,12 @@ final class ListenerCalls: @unchecked Sendable {
     func end(_ error: Error) {
         lock.lock()
         endList.append(error)
-        callList.append(.end)
         let afterEnd = self.afterEnd
         lock.unlock()
         afterEnd?()
     }
     var updates: [[ForumMessage]] { lock.lock(); defer { lock.unlock() }; return updateList }
     var ends: [Error] { lock.lock(); defer { lock.unlock() }; return endList }
-    /// The updates and ends, in the order they were recorded.
-    var order: [Call] { lock.lock(); defer { lock.unlock() }; return callList }
 }
 
 /// Linux's URLSession turns a request's `timeoutInterval` into whole milliseconds (`Int(timeoutInterval) * 1000`)
