@@ -39,11 +39,11 @@ final class EventStreamParserTests: Lesson8TestCase {
             diagnosis = "a line holding a character outside ASCII (é, 🎉, 日本語) was lost or garbled: fed `data: \"é\"`, it did not hand on that é. An event stream is UTF-8: decode each whole line as UTF-8 (`String(decoding: line, as: UTF8.self)`), not as .ascii or .isoLatin1."
         } else if got.count < expected.count, Self.endsLinesOnlyAtCRLF() {
             diagnosis = #"it reads "event: put\r\ndata: 1\r\n\r\n" but nothing of the same lines ended by a plain \n: a line ends at \n, and a \r before it is part of that ending. Lines ending in \r\n are the exception (Firebase sends plain \n): look for the byte 10, not for \r\n (§8.2)."#
-        } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected), Self.missesCRLFBlankLines() {
-            diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events: a blank line ended by \r\n was not taken for blank — it reads "event: put\r\ndata: 1\r\n\n" but nothing from "event: put\ndata: 1\n\r\n". The \r is part of the line ending: drop a \r just before \n from every line, the blank one too, before you look at the line (trimming the values hides it in the text, not in the blank line) (§8.2)."#
         } else if got.count < expected.count, let input = input, Self.mixesLineEndings(input), Self.crlfTrap(input, expected: expected),
                   Self.readsCRLFAlone() {
             diagnosis = #"this stream mixes \n and \r\n line endings, and \#(expected.count) events came out as \#(got.count): an event ends at its first blank line, whichever ending it has — do not look for \r\n\r\n before \n\n."#
+        } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected), Self.missesCRLFBlankLines() {
+            diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events: a blank line ended by \r\n was not taken for blank — it reads "event: put\r\ndata: 1\r\n\n" but nothing from "event: put\ndata: 1\n\r\n". The \r is part of the line ending: drop a \r just before \n from every line, the blank one too, before you look at the line (trimming the values hides it in the text, not in the blank line) (§8.2)."#
         } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected), Self.keepsTheCR() {
             diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events: it keeps the \r of each line, so a blank line (\r\n) never looks empty (\r\n\r\n holds no \n\n). Drop a \r just before \n (§8.2)."#
         } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected) {
