@@ -42,6 +42,8 @@ final class EventStreamParserTests: Lesson8TestCase {
         } else if got.count < expected.count, let input = input, Self.mixesLineEndings(input), Self.crlfTrap(input, expected: expected),
                   Self.readsCRLFAlone() {
             diagnosis = #"this stream mixes \n and \r\n line endings, and \#(expected.count) events came out as \#(got.count): an event ends at its first blank line, whichever ending it has — do not look for \r\n\r\n before \n\n."#
+        } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected), Self.missesCRLFBlankLines() {
+            diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events: a blank line ended by \r\n was not taken for blank — it reads "event: put\r\ndata: 1\r\n\n" but nothing from "event: put\ndata: 1\n\r\n". The \r is part of the line ending: drop a \r just before \n from every line, the blank one too, before you look at the line (trimming the values hides it in the text, not in the blank line) (§8.2)."#
         } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected), Self.keepsTheCR() {
             diagnosis = #"with \r\n line endings it found \#(got.count) of \#(expected.count) events: it keeps the \r of each line, so a blank line (\r\n) never looks empty (\r\n\r\n holds no \n\n). Drop a \r just before \n (§8.2)."#
         } else if got.count < expected.count, let input = input, Self.crlfTrap(input, expected: expected) {
@@ -200,6 +202,16 @@ final class EventStreamParserTests: Lesson8TestCase {
             && mixed.parse(Data("event: put\ndata: 1\n\r\n".utf8)) != put
     }
 
+    /// Whether the parser reads an event whose field lines end in \r\n (its blank line a plain \n) but hands on nothing
+    /// when only the blank line ends in \r\n: it looks at a line before dropping its \r, or hides the \r only by
+    /// trimming the values — the blank line "\r" is then no blank line. (A String split on "\n" reads neither.)
+    private static func missesCRLFBlankLines() -> Bool {
+        var fields = EventStreamParser(), blank = EventStreamParser()
+        let put = [ServerSentEvent(name: "put", data: "1")]
+        return fields.parse(Data("event: put\r\ndata: 1\r\n\n".utf8)) == put
+            && blank.parse(Data("event: put\ndata: 1\n\r\n".utf8)).isEmpty
+    }
+
     /// Whether the parser reads an event of ASCII text but loses or garbles the same event with an "é" in its data:
     /// it decodes lines as ASCII (a nil line read as blank) or Latin-1, not UTF-8.
     private static func losesNonASCIILines() -> Bool {
@@ -239,6 +251,13 @@ final class EventStreamParserTests: Lesson8TestCase {
         }
         if (dataDiffers || nameDiffers), got.data == expected.data.lowercased(), got.name == expected.name.lowercased() {
             return "a value came out lowercased: field names are matched as written (`event`, `data`), and a value is taken as it is — do not lowercase the line."
+        }
+        if dataDiffers, expected.data.contains(" "), got.data == expected.data.replacingOccurrences(of: " ", with: "") {
+            return "every space of the data is gone: only the one space right after the colon is not part of the value — drop that one space, only when it is there; the spaces in the data are the data's."
+        }
+        if got.name == expected.name, dataDiffers, expected.data.contains("\n"),
+           let separator = [" ", "\r\n", "\t"].first(where: { expected.data.replacingOccurrences(of: "\n", with: $0) == got.data }) {
+            return "an event's data: lines were joined with \(separator.debugDescription): join them with \"\\n\" between them — the format's own separator (the data is text; the app, not the parser, decides whether it is JSON)."
         }
         if got.name == expected.name, got.data == expected.data + "\n" {
             return "an event's data ends in \\n: join its data: lines with \\n between them and none after the last (the WHATWG steps remove the buffer's last \\n)."
@@ -464,6 +483,21 @@ final class EventStreamParserTests: Lesson8TestCase {
                 global variable that every parser shares. See \(Self.parse.reference).
                 """)
         }
+    }
+
+    /// An empty `data:` line is a line of the data, an empty one (WHATWG: its value, "", and a \n go into the data).
+    func test_anEmptyDataLine_isAnEmptyLineOfTheData() throws {
+        let wire = Data("event: put\ndata: a\ndata:\ndata: b\n\n".utf8)
+        let got = try parse([wire])
+        let expected = [ServerSentEvent(name: "put", data: "a\n\nb")]
+        if got == [ServerSentEvent(name: "put", data: "a\nb")] {
+            throw fail("""
+                Fed an event with the data lines `data: a`, `data:` and `data: b`, parse(_:) handed on the data "a\\nb": \
+                the empty `data:` line was skipped. It is a data line whose value is empty — an empty line of the data: \
+                "a\\n\\nb". Append every `data:` line's value, an empty one too. See \(Self.parse.reference).
+                """)
+        }
+        try check(got, expected, "Fed an event whose data lines are `data: a`, `data:` and `data: b`")
     }
 
     func test_theSpaceAfterTheColon_isOptional() throws {

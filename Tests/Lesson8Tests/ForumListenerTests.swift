@@ -56,7 +56,9 @@ final class ForumListenerTests: ListenerTestCase {
                 The snapshot came in three pieces, 0.3 s apart, and onUpdate was never called: what came before the \
                 last piece was lost. \
                 Use one EventStreamParser for the whole stream (a property of the listener), not a new one for each \
-                piece: it keeps an unfinished event until the rest arrives. See \(Self.listener.reference).
+                piece — nor a copy of it (`var parser = self.parser` taken under the lock: the parser is a struct, a \
+                value, so what the copy keeps is lost unless you store it back): it keeps an unfinished event until the \
+                rest arrives. See \(Self.listener.reference).
                 """)
         }
         let got = try update(1, after: "the snapshot in three pieces")
@@ -88,7 +90,9 @@ final class ForumListenerTests: ListenerTestCase {
             throw fail("""
                 Two events that each edit one message came in one piece, and the first update after them holds \
                 \(updates[1].count) of the thread's \(forum.count) messages: the snapshot's messages are gone. Keep one \
-                ForumModel for the whole stream (a property of the listener), not a new one for each piece. See \(Self.listener.reference).
+                ForumModel for the whole stream (a property of the listener), not a new one for each piece — nor a copy \
+                of it (`var model = self.model`: the model is a struct, a value, so a copy's changes are lost unless you \
+                store it back). See \(Self.listener.reference).
                 """)
         }
         XCTAssertEqual(updates[1], [edited[0]] + forum.dropFirst(), """
@@ -155,6 +159,23 @@ final class ForumListenerTests: ListenerTestCase {
         if calls.updates.count >= 2 {
             XCTAssertEqual(calls.updates[1], Array(forum.dropFirst()), "The put before the `cancel` deleted one message; the update should show the other four. See \(Self.listener.reference).")
         }
+    }
+
+    /// The stream is over at its end: an event after a `cancel` (in the same piece) is not reported, not even when
+    /// the server sends one.
+    func test_nothingIsReported_afterTheEnd() throws {
+        let stream = try listeningWithSnapshot()
+        let forum = try Self.forumMessages()
+        send([Self.cancel, Self.event("put", "/\(forum[0].key)", "null")], on: stream)
+        _ = try end(after: "a `cancel` and then a put in one piece", cause: Self.modelErrorEnds)
+        quietly(0.3)
+        let calls = received!
+        XCTAssertEqual(calls.updates.count, 1, """
+            A `cancel` and then a put came in one piece, and onUpdate was called \(calls.updates.count - 1) time(s) \
+            after onEnd: the stream is over at its end — stop reading the piece there (return from the loop), and \
+            forget both closures, not only onEnd. See \(Self.listener.reference).
+            """)
+        XCTAssertEqual(calls.ends.count, 1, "After a `cancel`, onEnd was called \(calls.ends.count) times (\(calls.ends.map { "\($0)" })); the stream ends once. See \(Self.listener.reference).")
     }
 
     /// Every message deleted (a put of null at "/"): the app must see the thread empty, not go on showing the old
@@ -385,6 +406,50 @@ final class ForumListenerTests: ListenerTestCase {
                 403: end with httpStatus(status) whenever it is not 200. See \(Self.listener.reference).
                 """)
         }
+    }
+
+    /// Linux's URLSession ignores the response's disposition, so a listener that never calls the completion handler of
+    /// urlSession(_:dataTask:didReceive:completionHandler:) works here — and hangs on macOS, where the task waits for
+    /// it. The test calls that method itself with the stream's own task and a 200, and waits for `.allow`.
+    func test_aStreamThatOpens_isLetGoOn_withAllow() throws {
+        try startListening()
+        let lock = NSLock(), answered = Flag()
+        var tasks: [URLSessionTask] = [], dispositions: [URLSession.ResponseDisposition] = []
+        listener.session.getAllTasks { all in
+            lock.lock(); tasks = all; lock.unlock()
+            answered.set()
+        }
+        _ = Self.waitUntil { answered.isSet }
+        lock.lock(); let task = tasks.compactMap { $0 as? URLSessionDataTask }.first; lock.unlock()
+        guard let task = task, let url = task.originalRequest?.url,
+              let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                                             headerFields: ["Content-Type": "text/event-stream; charset=utf-8"]) else {
+            throw fail("setup: the listener's session holds no data task once the stream is open. See \(Self.listener.reference).")
+        }
+        let delegate: URLSessionDataDelegate = listener
+        let handler: (URLSession.ResponseDisposition) -> Void = { disposition in
+            lock.lock(); dispositions.append(disposition); lock.unlock()
+        }
+        #if canImport(FoundationNetworking)
+        delegate.urlSession(listener.session, dataTask: task, didReceive: response, completionHandler: handler)
+        #else
+        // Not written at all: URLSession lets the response go on by itself.
+        guard delegate.urlSession?(listener.session, dataTask: task, didReceive: response, completionHandler: handler) != nil else { return }
+        #endif
+        let called = Self.waitUntil { lock.lock(); defer { lock.unlock() }; return !dispositions.isEmpty }
+        lock.lock(); let got = dispositions; lock.unlock()
+        if !called {
+            throw fail("""
+                Given the stream's response, 200 text/event-stream, urlSession(_:dataTask:didReceive:completionHandler:) \
+                did not call its completionHandler within \(Int(Self.wait)) s. Let a 200 go on with \
+                `completionHandler(.allow)`: Linux's URLSession ignores the disposition and goes on, but on macOS the \
+                task waits for it forever and no event ever arrives. See \(Self.listener.reference).
+                """)
+        }
+        XCTAssertEqual(got, [.allow], """
+            Given the stream's response, 200 text/event-stream, the completion handler got \(got); expected one \
+            `completionHandler(.allow)`: a 200 is the stream opening. See \(Self.listener.reference).
+            """)
     }
 
     func test_onTheFirebaseEmulator_aPostedMessageArrives() throws {

@@ -78,7 +78,26 @@ final class ForumModelTests: Lesson8TestCase {
         throw fail("""
             After \(what), messages holds the right \(got.count), in the wrong order: \(Self.describe(got)). Sort \
             them by timestamp, oldest first (push IDs need not be in time order: each client sets its own clock; a \
-            dictionary has no order at all). See \(Self.model.reference).
+            dictionary has no order at all). Comparing two things? Look at the key only when the timestamps are equal: \
+            `($0.timestamp, $0.key) < ($1.timestamp, $1.key)` — `$0.timestamp < $1.timestamp || $0.key < $1.key` is no \
+            order (for two messages it may say each comes first). See \(Self.model.reference).
+            """, file: file, line: line)
+    }
+
+    /// Fails naming Float when `got` holds `expected`'s messages with every timestamp as a Float would keep it (about
+    /// 7 digits: 750000035.25 s is 750000064 s), some of them changed by that.
+    private func requireDoubleTimestamps(_ got: [ForumMessage], _ expected: [ForumMessage], after what: String,
+                                         file: StaticString = #filePath, line: UInt = #line) throws {
+        let byKey = Dictionary(expected.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        func asFloat(_ date: Date) -> TimeInterval { TimeInterval(Float(date.timeIntervalSinceReferenceDate)) }
+        guard got.count == expected.count, !got.isEmpty, got.allSatisfy({ message in
+            byKey[message.key].map { $0.text == message.text && message.timestamp.timeIntervalSinceReferenceDate == asFloat($0.timestamp) } ?? false
+        }), let off = got.first(where: { byKey[$0.key]?.timestamp != $0.timestamp }), let right = byKey[off.key] else { return }
+        throw fail("""
+            After \(what), messages shows \(Self.describe([off])), expected \(Self.describe([right])): every timestamp \
+            was kept as a Float, which holds about 7 digits — seconds since 2001 need 9 and a fraction, so a Float is \
+            off by up to a minute. A timestamp is seconds as a Double (TimeInterval): keep it a Double all the way. \
+            See \(Self.model.reference).
             """, file: file, line: line)
     }
 
@@ -89,6 +108,7 @@ final class ForumModelTests: Lesson8TestCase {
         guard got != expected else { return }
         try requireReferenceEpoch(got, expected, after: what, file: file, line: line)
         try requireOldestFirst(got, expected, after: what, file: file, line: line)
+        try requireDoubleTimestamps(got, expected, after: what, file: file, line: line)
         if got.count == expected.count, let cut = zip(got, expected).first(where: { got, expected in
             got.key == expected.key && got.text == expected.text && got.timestamp != expected.timestamp
                 && got.timestamp.timeIntervalSinceReferenceDate == expected.timestamp.timeIntervalSinceReferenceDate.rounded(.down)
