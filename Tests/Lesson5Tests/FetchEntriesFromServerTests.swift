@@ -10,6 +10,40 @@ import Lesson5
 final class FetchEntriesFromServerTests: Lesson5TestCase {
     let exercise = Lesson5TestCase.sync
 
+    // MARK: A sync after a failed one
+    // First in this file: state a failed sync leaves behind (a flag of the learner's own, kept in a static property)
+    // spoils every later sync of the test run, whichever test runs it; this test says why.
+
+    func test_sync_afterAFailedSync_theNextSyncAsksTheServerAgain() throws {
+        inject(.permissionDenied)
+        let failed = syncWithoutChecks()
+        guard failed.called else { return }  // no completion: the failure tests say why
+        let next = syncWithoutChecks()
+        guard next.called, next.sent.isEmpty else { return }
+        let before: String
+        if !failed.sent.isEmpty {
+            before = """
+                The first sync asked the server, which refused (401 Permission denied), and it passed \
+                \(failed.error.map(oneLine) ?? "nil"); the next one, with the server willing, called \
+                completion(\(next.error.map(oneLine) ?? "nil")) at once, without sending any request.
+                """
+        } else if let earlier = Self.earlierFailedSync {
+            before = """
+                Neither sync of this test asked the server: each called its completion at once. An earlier sync of this \
+                test run asked the server and failed (\(earlier)), and none has asked since.
+                """
+        } else {
+            return  // it never asks: the tests of the request say why
+        }
+        throw fail("""
+            After a sync that failed, fetchEntriesFromServer no longer asks the server. \(before) Something your sync \
+            sets when it starts — a flag ("a sync is running", `isSyncing`), a lock — is reset only on its success \
+            path, so after one failure the app never syncs again. Reset it on every path: a \
+            `defer { isSyncing = false }` right after setting it (or do without: a second sync while one runs is \
+            harmless, it merges by identifier). See LESSONS.md §5.8.
+            """)
+    }
+
     // MARK: The request
 
     func test_sync_sendsOneRequestThroughTheInjectedSession() throws {
@@ -124,6 +158,32 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         try checkStore(holds: try Self.records(in: try Self.journal()), after: "three syncs of the same journal")
     }
 
+    func test_sync_anEntryTheStoreLacks_isCreatedWhereverItComesInTheAnswer() throws {
+        // Two entries on the server; the store holds one of them, equal to the server's, and lacks the other. Each
+        // way round: a loop that stops at an equal entry creates the other one only when it comes first in the
+        // answer's order (a dictionary's: the same for both, here), so it misses it once.
+        let journal = try Self.records(in: try Self.journal())
+        let (one, other) = (journal[0], journal[1])
+        load(.object([one.identifier: Self.json(of: one), other.identifier: Self.json(of: other)]))
+        var created: [(held: EntryStore.Record, lacking: EntryStore.Record, made: Bool)] = []
+        for (held, lacking) in [(one, other), (other, one)] {
+            store.entries.forEach { store.delete($0) }
+            insert(held)
+            try syncSuccessfully(setup: "a sync of a journal of two entries into a store holding one of them")
+            created.append((held, lacking, store.entries.contains { $0.identifier == lacking.identifier }))
+        }
+        guard let missed = created.first(where: { !$0.made }), let made = created.first(where: { $0.made }) else { return }
+        throw fail("""
+            The server held two entries, "\(one.title)" and "\(other.title)"; the store held one of them, equal to the \
+            server's, and lacked the other. The sync created "\(made.lacking.title)" when the store held \
+            "\(made.held.title)", but not "\(missed.lacking.title)" when the store held "\(missed.held.title)": it stops at \
+            an equal entry that comes first in the answer (a dictionary's order, which changes from run to run). Does \
+            your loop `break` when an entry is already equal (`guard entry != representation else { break }`)? `break` \
+            ends the whole loop, so the entries after it are neither updated nor created: `continue` goes on to the \
+            next one. See LESSONS.md §5.8.
+            """)
+    }
+
     func test_sync_entryChangedOnTheServer_isUpdatedInPlace() throws {
         try syncSuccessfully()
         let first = try Self.records(in: try Self.journal()).filter { $0.identifier == Self.changedID }
@@ -173,6 +233,22 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             """)
     }
 
+    func test_sync_entryChangedWhileTheServerHoldsAsManyEntriesAsTheStore_isUpdated() throws {
+        try syncSuccessfully(setup: "a first sync")
+        // The server changes one entry's mood, and nothing else: it still holds the store's 6 entries.
+        let server = try Self.records(in: try Self.journalLater()).first { $0.identifier == Self.changedID }!
+        load(.object((try Self.journal().objectValue ?? [:]).merging([Self.changedID: Self.json(of: server)]) { $1 }))
+        try syncSuccessfully(setup: "a sync after the server changed one entry's mood")
+        let now = store.entries.filter { $0.identifier == Self.changedID }.map(\.record)
+        XCTAssertTrue(now == [server], """
+            The server changed the mood of "雨の日" to \(server.mood) and nothing else: it holds as many entries as \
+            the store (\(store.entries.count)), the same identifiers. After a sync the store holds \(Self.describe(now)). \
+            Does your sync skip the merge when the counts are the same (`representations.count == store.entries.count`: \
+            "nothing new"), or look only for identifiers it lacks? The same entries can hold new values: compare each \
+            one with its representation (`!=`) on every sync, and update it when it differs. See LESSONS.md §5.8.
+            """)
+    }
+
     func test_sync_anUpdateAlone_isSaved() throws {
         try syncSuccessfully(setup: "a first sync")
         // The server changes one entry's mood, and nothing else: the next sync updates, and creates nothing.
@@ -185,7 +261,7 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             throw fail("""
                 setup: after the server changed the mood of "雨の日" to \(server.mood), a sync should update it; the store \
                 holds \(Self.describe(store.entries.filter { $0.identifier == Self.changedID }.map(\.record))). \
-                test_sync_entryChangedOnTheServer_isUpdatedInPlace says what is wrong.
+                test_sync_entryChangedWhileTheServerHoldsAsManyEntriesAsTheStore_isUpdated says what is wrong.
                 """)
         }
         let saved = store.persisted.first { $0.identifier == Self.changedID }
@@ -298,6 +374,14 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
     func test_sync_malformedBody_passesTheDecodingError() throws {
         inject(.malformedBody(#"{"2B1D8F3A-5C6E-4A7B-9D0E-1F2A3B4C5D6E" : {"bodyText" : "Wrote my fi"#))
         let error = try sync()
+        if let error = error, !(error is DecodingError) {
+            throw fail("""
+                The emulator answered 200 with a body cut off in the middle, and fetchEntriesFromServer passed \
+                \(type(of: error)): \(oneLine(error)). Pass the DecodingError that JSONDecoder threw, as it is — not an \
+                error of your own in its place (an enum case like `.noDecode`, an NSError): the DecodingError says what \
+                did not decode, and where. See LESSONS.md §5.8.
+                """)
+        }
         XCTAssertTrue(error is DecodingError, """
             The emulator answered 200 with a body cut off in the middle, and fetchEntriesFromServer passed \
             \(error.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil (success)"). Pass the DecodingError that \

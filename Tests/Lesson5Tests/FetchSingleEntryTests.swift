@@ -53,6 +53,24 @@ final class FetchSingleEntryTests: Lesson5TestCase {
             """)
     }
 
+    func test_fetchSingle_identifierThatIsNotAUUID_findsNoOtherEntry() throws {
+        _ = try fillStore()
+        // Keys another client made (Firebase's POST makes keys like these): not UUIDs, and not the same.
+        let held = insert(EntryStore.Record(title: "From the web app", bodyText: "Written in the browser.",
+                                            timestamp: Date(timeIntervalSinceReferenceDate: 5.84400000125E8),
+                                            identifier: "-NqZ4kTq0web1", mood: "🙂"))
+        let asked = "-NqZ4kTq0web2"
+        let found = controller.fetchSingleEntryFromPersistentStore(identifier: asked)
+        XCTAssertNil(found, """
+            fetchSingleEntryFromPersistentStore(identifier: "\(asked)") returned "\(found?.title ?? "")" (identifier \
+            \(found?.identifier ?? "")), but no entry has that identifier\(found === held ? """
+            . Neither identifier is a UUID: compared as UUIDs, `UUID(uuidString:)` is nil for both, and `nil == nil` \
+            is true — so every identifier that is not a UUID matches every other one. Compare the strings as they are \
+            (or return nil when the identifier asked for is no UUID)
+            """ : ""). See LESSONS.md §5.7.
+            """)
+    }
+
     func test_fetchSingle_createsNothing() throws {
         _ = try fillStore()
         let before = store.entries.count

@@ -216,11 +216,15 @@ class Lesson5TestCase: LabTestCase {
         atCompletion = nil
         let seen = StoreAtCompletion(store)
         let hold = emulator.latency + 0.25
+        let requestsBefore = emulator.requests.count
+        // With an answer this slow, a function that returns only after its completion ran has waited for the answer.
+        var waitedForTheAnswer = false
         let error: Error? = try awaitCompletion(of: exercise, on: emulator, file: file, line: line) { done in
             start { error in
                 seen.noteFirstCall()
                 done(error)
             }
+            waitedForTheAnswer = emulator.latency >= 0.25 && seen.called && emulator.requests.count > requestsBefore
             if holdingTheMainQueue {
                 let until = Date(timeIntervalSinceNow: hold)
                 while !seen.called, Date() < until { Thread.sleep(forTimeInterval: 0.002) }
@@ -228,7 +232,36 @@ class Lesson5TestCase: LabTestCase {
         }
         settle()
         atCompletion = seen.state
+        if exercise.section == Self.sync.section, let error = error, emulator.requests.count > requestsBefore {
+            Self.earlierFailedSync = "in \(name), \(oneLine(error))"
+        }
+        if waitedForTheAnswer {
+            throw fail("""
+                \(exercise.function) returned only after its completion had run: it waited for the server's answer \
+                (\(emulator.latency) s here) before returning — a `DispatchSemaphore` or a DispatchGroup's `wait()` \
+                after `resume()`. That blocks the caller's thread for the whole request: in the app the main thread, so \
+                the screen freezes until the network answers, or for ever when it never does. Return right after \
+                `resume()`; the completion reports when the answer comes (§1.2.1). See \(exercise.reference).
+                """, file: file, line: line)
+        }
         return error
+    }
+
+    /// The last sync in this test run that asked the server and passed an error (which test, which error): a sync that
+    /// answers without asking the server after one failed may have kept a flag of its own set since.
+    static var earlierFailedSync: String?
+
+    /// Calls fetchEntriesFromServer without the checks of `call` — for a test that looks at one thing only, what the
+    /// sync sent — and waits up to `seconds` for its completion. Returns whether it came, with what, and the requests
+    /// the emulator received meanwhile.
+    func syncWithoutChecks(waiting seconds: TimeInterval = 1) -> (called: Bool, error: Error?, sent: [RecordedRequest]) {
+        let before = emulator.requests.count
+        let outcome = FirstOutcome()
+        controller.fetchEntriesFromServer { outcome.note($0) }
+        let until = Date(timeIntervalSinceNow: seconds)
+        while !outcome.called, Date() < until { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005)) }
+        settle()
+        return (outcome.called, outcome.error, Array(emulator.requests.dropFirst(before)))
     }
 
     /// Lets the data task's handler finish (and anything it sent to the main queue).
@@ -411,6 +444,27 @@ final class StoreAtCompletion {
     var state: (saves: Int, records: [EntryStore.Record])? {
         lock.lock(); defer { lock.unlock() }
         return noted
+    }
+}
+
+/// The first call of a completion, from whatever queue it comes.
+final class FirstOutcome {
+    private let lock = NSLock()
+    private var outcome: Error??
+
+    func note(_ error: Error?) {
+        lock.lock(); defer { lock.unlock() }
+        if outcome == nil { outcome = .some(error) }
+    }
+
+    var called: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return outcome != nil
+    }
+
+    var error: Error? {
+        lock.lock(); defer { lock.unlock() }
+        return outcome ?? nil
     }
 }
 

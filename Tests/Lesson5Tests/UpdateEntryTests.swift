@@ -99,6 +99,21 @@ final class UpdateEntryTests: Lesson5TestCase {
             """)
     }
 
+    func test_update_sendsNothingToTheServer() throws {
+        let (entry, _, representation) = try staleEntryAndServerValues()
+        clearRequests()
+        controller.update(entry: entry, with: representation)
+        // A request update starts without waiting for it reaches the emulator a moment later.
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.1))
+        let sent = traffic.received
+        XCTAssertTrue(sent.isEmpty, """
+            update(entry:with:) sent \(sent.map(\.summary).joined(separator: "; ")) to the server. The sync calls it for \
+            each entry the server changed: the values come from the server, so there is nothing to send back — every \
+            sync would write the server's own entries back to it. Sending an entry is put(entry:)'s job, which the app's \
+            own updateEntry calls when the user edits one. Copy the values, and send nothing. See LESSONS.md §5.6.
+            """)
+    }
+
     func test_update_doesNotSave() throws {
         let (entry, _, representation) = try staleEntryAndServerValues()
         let before = store.saveCount
