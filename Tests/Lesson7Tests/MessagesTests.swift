@@ -96,6 +96,26 @@ final class MessagesTests: Lesson7TestCase {
 
     // MARK: fetchNewMessages
 
+    /// Issue 20 (the newest ids in a `static var` of an extension — the compiler refuses a stored instance property
+    /// in ChatCaveService+Messages.swift, and a static one compiles): each service remembers what it delivered.
+    /// Written before the other polls' tests, so that state shared with earlier tests' services is named here.
+    func test_fetchNewMessages_aNewService_startsWithNothingSeen() throws {
+        seedConversation()
+        _ = try requireSuccess(try poll(1, setup: "polling with a new service"), of: Self.fetchNewMessages,
+                               setup: "polling with a new service")
+        service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: Self.ada)
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        XCTAssertTrue(request.query["since"] == nil && fetched == messages(in: 1), """
+            A service polled room 1 (messages 1 and 3); then a new ChatCaveService was made (the app signed in again), \
+            and its first poll of room 1 sent \(request.summary) and gave \(fetched.map(\.id)). This service has seen \
+            nothing yet: no `since`, and all of room 1's messages. The newest ids belong to one service: keep them in a \
+            stored property of the class (declared in ChatCaveService.swift — an extension cannot hold one), not in a \
+            `static var` or a global variable, which every service shares. See LESSONS.md §7.5.
+            """)
+    }
+
     func test_fetchNewMessages_firstPoll_sendsNoSince_andGivesEveryMessage() throws {
         seedConversation()
         let outcome = try poll(1)
@@ -261,6 +281,25 @@ final class MessagesTests: Lesson7TestCase {
             \(delivered.map(\.id) + fetched.map(\.id)), and each message must arrive once. An answer that arrives late \
             moved the newest id back: remember the largest id ever delivered from the room — \
             max(the answer's newest, the one remembered) — not the last answer's. See LESSONS.md §7.5.
+            """)
+    }
+
+    /// Issue 20 (the newest id kept as the query's String, and the largest taken with `max` on Strings, where
+    /// "9" > "10"): ids are numbers, compared as numbers, also once they pass 9.
+    func test_fetchNewMessages_idsPastNine_moveSinceForward() throws {
+        seedTwoRooms(adaInRandom: true)
+        for number in 1...9 { emulator.seedMessage("Message \(number)", in: 1, from: number % 2 == 0 ? "grace" : "ada") }
+        _ = try requireSuccess(try poll(1, setup: "polling past id 9"), of: Self.fetchNewMessages, setup: "polling past id 9")
+        emulator.seedMessage("Message 10", in: 1, from: "grace")
+        emulator.seedMessage("Message 11", in: 1, from: "ada")
+        _ = try requireSuccess(try poll(1, setup: "polling past id 9"), of: Self.fetchNewMessages, setup: "polling past id 9")
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        XCTAssertTrue(request.query["since"] == "11" && fetched.isEmpty, """
+            Room 1 was polled twice: the first poll brought messages 1 to 9, the second 10 and 11. The third sent \
+            \(request.summary) and gave \(fetched.map(\.id)); it asks ?since=11 and gets nothing new. Keep the newest id \
+            as an Int and compare ids as numbers: as Strings, "9" > "11". See LESSONS.md §7.5.
             """)
     }
 
