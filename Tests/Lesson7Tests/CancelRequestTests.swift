@@ -108,6 +108,33 @@ final class CancelRequestTests: Lesson7TestCase {
         }
     }
 
+    /// Issue 20 (cancelRequest cancels the task first and forgets it after: `tasks[id]?.cancel(); tasks[id] = nil`):
+    /// a cancelled task's handler may run before `cancel()` returns — through a session of the test's own that does
+    /// so every time — and must already find its call forgotten.
+    func test_cancelRequest_aHandlerRunAtOnceByCancel_staysSilent() throws {
+        let session = ThreadsSession.make(configuration: emulator.session.configuration)
+        defer { session.invalidateAndCancel() }
+        session.answerLatency = 2  // no answer before the cancel: only the cancel ends the call
+        session.cancelsAtOnce = true
+        let service = ChatCaveService(baseURL: emulator.baseURL, session: session, credentials: Self.ada)
+        let log = CallLog<Void>()
+        let id = service.fetchRooms(success: { _ in log.success(()) }, failure: log.failure)
+        if !StubLog.recorded.isEmpty { throw fail("stub") }
+        try cancel(id, on: service)
+        _ = eventually(within: 0.3) { !log.calls.isEmpty }
+        if let first = log.calls.first {
+            XCTFail("""
+                After cancelRequest, fetchRooms called \(first.outcome.described), through a session that runs a \
+                cancelled task's completion handler at once, before `cancel()` returns (a real session may: the handler \
+                runs on the session's queue, at a moment no one chose). That handler found the call still kept: forget \
+                the call first — take its task out of the tasks by id, under the lock — and cancel it after, so that \
+                its handler, whenever it runs, finds nothing and stays silent, not even failure with \
+                URLError.cancelled. See LESSONS.md §7.6.
+                """)
+        }
+        withExtendedLifetime(service) {}
+    }
+
     /// Issue 20 (`lock.lock(); guard … else { return }` with no unlock on that path): after a cancel, the service
     /// still takes calls — a handler that returns with the service's lock locked leaves every later call waiting.
     func test_cancelRequest_thenTheServiceStillTakesCalls() throws {
