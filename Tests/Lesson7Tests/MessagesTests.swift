@@ -43,6 +43,17 @@ final class MessagesTests: Lesson7TestCase {
         Self.model(emulator.messages.filter { $0.roomID == roomID && $0.id > id })
     }
 
+    /// Why a new service's first poll sent a real id as `since`, when it did: the newest ids are shared by every service
+    /// (a `static var` of an extension, a global) — an earlier test's service, in the same process, delivered it.
+    static func sharedSeenHint(_ request: RecordedRequest) -> String {
+        guard let since = request.query["since"].flatMap({ Int($0) }), since > 0 else { return "" }
+        return """
+             This service was made for this test and has delivered nothing: since=\(since) came from another \
+            service's polls. Keep the newest ids in a stored property of the class (declared in ChatCaveService.swift — \
+            an extension cannot hold one), not in a `static var` or a global variable, which every service shares.
+            """
+    }
+
     // MARK: fetchMessages
 
     func test_fetchMessages_GETsTheRoomsMessages_withoutSince() throws {
@@ -96,9 +107,24 @@ final class MessagesTests: Lesson7TestCase {
 
     // MARK: fetchNewMessages
 
+    func test_fetchNewMessages_firstPoll_sendsNoSince_andGivesEveryMessage() throws {
+        seedConversation()
+        let outcome = try poll(1)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        // Checked before the outcome: a made-up first id (FoxelBox's `maxID = -1`) is refused, and that is its cause.
+        guard request.query["since"] == nil else {
+            return XCTFail("""
+                The first fetchNewMessages(inRoom: 1) sent \(request.summary). Nothing has been seen in room 1 yet, so \
+                there is no `since` — not 0, not -1 (a made-up id is still a since; ChatCave refuses a negative one), and \
+                not a bare `?since`: the first poll asks for every message.\(Self.sharedSeenHint(request)) See LESSONS.md §7.5.
+                """)
+        }
+        let fetched = try requireSuccess(outcome, of: Self.fetchNewMessages)
+        XCTAssertEqual(fetched, messages(in: 1), "The first poll of room 1 should give all its messages, \(messages(in: 1)); it gave \(fetched). See LESSONS.md §7.5.")
+    }
+
     /// Issue 20 (the newest ids in a `static var` of an extension — the compiler refuses a stored instance property
     /// in ChatCaveService+Messages.swift, and a static one compiles): each service remembers what it delivered.
-    /// Written before the other polls' tests, so that state shared with earlier tests' services is named here.
     func test_fetchNewMessages_aNewService_startsWithNothingSeen() throws {
         seedConversation()
         _ = try requireSuccess(try poll(1, setup: "polling with a new service"), of: Self.fetchNewMessages,
@@ -114,22 +140,6 @@ final class MessagesTests: Lesson7TestCase {
             stored property of the class (declared in ChatCaveService.swift — an extension cannot hold one), not in a \
             `static var` or a global variable, which every service shares. See LESSONS.md §7.5.
             """)
-    }
-
-    func test_fetchNewMessages_firstPoll_sendsNoSince_andGivesEveryMessage() throws {
-        seedConversation()
-        let outcome = try poll(1)
-        let request = try onlyRequest(from: Self.fetchNewMessages)
-        // Checked before the outcome: a made-up first id (FoxelBox's `maxID = -1`) is refused, and that is its cause.
-        guard request.query["since"] == nil else {
-            return XCTFail("""
-                The first fetchNewMessages(inRoom: 1) sent \(request.summary). Nothing has been seen in room 1 yet, so \
-                there is no `since` — not 0, not -1 (a made-up id is still a since; ChatCave refuses a negative one), and \
-                not a bare `?since`: the first poll asks for every message. See LESSONS.md §7.5.
-                """)
-        }
-        let fetched = try requireSuccess(outcome, of: Self.fetchNewMessages)
-        XCTAssertEqual(fetched, messages(in: 1), "The first poll of room 1 should give all its messages, \(messages(in: 1)); it gave \(fetched). See LESSONS.md §7.5.")
     }
 
     func test_fetchNewMessages_nextPoll_sendsSinceTheNewestMessageSeen() throws {
