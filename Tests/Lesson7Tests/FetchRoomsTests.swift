@@ -117,6 +117,29 @@ final class FetchRoomsTests: Lesson7TestCase {
             """)
     }
 
+    /// Issue 20 (a DateFormatter whose format says `hh`, the 12-hour clock, for `HH`): every other test's times are
+    /// in the morning (from 10:00 UTC), where the two read alike; rooms made from 15:00 UTC read as afternoon times.
+    func test_fetchRooms_afternoonTimes_readOnA24HourClock() throws {
+        emulator.invalidate()
+        let afternoon = Self.clockStart.addingTimeInterval(5 * 3600)  // 2026-11-23T15:00:00Z
+        emulator = ChatCaveEmulator(clock: SteppingClock(start: afternoon).next)
+        emulator.latency = Self.latency
+        service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: Self.ada)
+        let rooms = Self.model(seedTwoRooms())
+        let outcome = try fetchRooms()
+        let why = """
+            ChatCave sent rooms made at 15:00 and 15:01 UTC ("2026-11-23T15:00:00Z"). A DateFormatter format with `hh` \
+            reads a 12-hour clock (01-12, with an AM/PM elsewhere): "15" is no such hour. `HH` is the 24-hour clock — or \
+            let `dateDecodingStrategy = .iso8601` read the times. See LESSONS.md §7.1.
+            """
+        if case .failure(.decoding(let error)) = outcome {
+            return XCTFail("fetchRooms called failure(.decoding(\(error))). \(why)")
+        }
+        let fetched = try requireSuccess(outcome, of: exercise)
+        XCTAssertEqual(fetched.map(\.createdAt), rooms.map(\.createdAt),
+                       "fetchRooms gave the rooms created at \(fetched.map(\.createdAt)); they were created at \(rooms.map(\.createdAt)). \(why)")
+    }
+
     func test_fetchRooms_noRooms_givesAnEmptyList() throws {
         let fetched = try requireSuccess(try fetchRooms(), of: exercise)
         XCTAssertEqual(fetched, [], "With no rooms on the server, fetchRooms should give []; it gave \(fetched). See LESSONS.md §7.3.")

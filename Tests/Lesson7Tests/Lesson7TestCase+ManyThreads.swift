@@ -180,6 +180,10 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
     /// runs on the answers queue at once, and `resume()` waits for it (at most 0.2 s: a `resume()` called under the
     /// service's own lock must not wait for a handler that needs that lock). Set before the first call.
     var answersAtOnce = false
+    /// Run a cancelled task's handler (with URLError.cancelled) before `cancel()` returns, as a session may: the handler
+    /// runs on the answers queue at once, and `cancel()` waits for it (at most 0.2 s, as `answersAtOnce` does). Set
+    /// before the first call.
+    var cancelsAtOnce = false
     private var status = 200
     /// The status of the answers from now on: 200 with `[]`, or this status with ChatCave's `{"error": …}`.
     var answerStatus: Int {
@@ -301,7 +305,15 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
             cancelled = true
             lock.unlock()
             owner.suspending(identifier, cancelled: true)
-            owner.answers.async { [self] in take()?(nil, nil, URLError(.cancelled)) }
+            guard owner.cancelsAtOnce else {
+                return owner.answers.async { [self] in take()?(nil, nil, URLError(.cancelled)) }
+            }
+            let ran = DispatchSemaphore(value: 0)
+            owner.answers.async { [self] in
+                take()?(nil, nil, URLError(.cancelled))
+                ran.signal()
+            }
+            _ = ran.wait(timeout: .now() + 0.2)
         }
     }
 }

@@ -43,6 +43,17 @@ final class MessagesTests: Lesson7TestCase {
         Self.model(emulator.messages.filter { $0.roomID == roomID && $0.id > id })
     }
 
+    /// Why a new service's first poll sent a real id as `since`, when it did: the newest ids are shared by every service
+    /// (a `static var` of an extension, a global) — an earlier test's service, in the same process, delivered it.
+    static func sharedSeenHint(_ request: RecordedRequest) -> String {
+        guard let since = request.query["since"].flatMap({ Int($0) }), since > 0 else { return "" }
+        return """
+             This service was made for this test and has delivered nothing: since=\(since) came from another \
+            service's polls. Keep the newest ids in a stored property of the class (declared in ChatCaveService.swift — \
+            an extension cannot hold one), not in a `static var` or a global variable, which every service shares.
+            """
+    }
+
     // MARK: fetchMessages
 
     func test_fetchMessages_GETsTheRoomsMessages_withoutSince() throws {
@@ -105,11 +116,30 @@ final class MessagesTests: Lesson7TestCase {
             return XCTFail("""
                 The first fetchNewMessages(inRoom: 1) sent \(request.summary). Nothing has been seen in room 1 yet, so \
                 there is no `since` — not 0, not -1 (a made-up id is still a since; ChatCave refuses a negative one), and \
-                not a bare `?since`: the first poll asks for every message. See LESSONS.md §7.5.
+                not a bare `?since`: the first poll asks for every message.\(Self.sharedSeenHint(request)) See LESSONS.md §7.5.
                 """)
         }
         let fetched = try requireSuccess(outcome, of: Self.fetchNewMessages)
         XCTAssertEqual(fetched, messages(in: 1), "The first poll of room 1 should give all its messages, \(messages(in: 1)); it gave \(fetched). See LESSONS.md §7.5.")
+    }
+
+    /// Issue 20 (the newest ids in a `static var` of an extension — the compiler refuses a stored instance property
+    /// in ChatCaveService+Messages.swift, and a static one compiles): each service remembers what it delivered.
+    func test_fetchNewMessages_aNewService_startsWithNothingSeen() throws {
+        seedConversation()
+        _ = try requireSuccess(try poll(1, setup: "polling with a new service"), of: Self.fetchNewMessages,
+                               setup: "polling with a new service")
+        service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: Self.ada)
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        XCTAssertTrue(request.query["since"] == nil && fetched == messages(in: 1), """
+            A service polled room 1 (messages 1 and 3); then a new ChatCaveService was made (the app signed in again), \
+            and its first poll of room 1 sent \(request.summary) and gave \(fetched.map(\.id)). This service has seen \
+            nothing yet: no `since`, and all of room 1's messages. The newest ids belong to one service: keep them in a \
+            stored property of the class (declared in ChatCaveService.swift — an extension cannot hold one), not in a \
+            `static var` or a global variable, which every service shares. See LESSONS.md §7.5.
+            """)
     }
 
     func test_fetchNewMessages_nextPoll_sendsSinceTheNewestMessageSeen() throws {
@@ -261,6 +291,25 @@ final class MessagesTests: Lesson7TestCase {
             \(delivered.map(\.id) + fetched.map(\.id)), and each message must arrive once. An answer that arrives late \
             moved the newest id back: remember the largest id ever delivered from the room — \
             max(the answer's newest, the one remembered) — not the last answer's. See LESSONS.md §7.5.
+            """)
+    }
+
+    /// Issue 20 (the newest id kept as the query's String, and the largest taken with `max` on Strings, where
+    /// "9" > "10"): ids are numbers, compared as numbers, also once they pass 9.
+    func test_fetchNewMessages_idsPastNine_moveSinceForward() throws {
+        seedTwoRooms(adaInRandom: true)
+        for number in 1...9 { emulator.seedMessage("Message \(number)", in: 1, from: number % 2 == 0 ? "grace" : "ada") }
+        _ = try requireSuccess(try poll(1, setup: "polling past id 9"), of: Self.fetchNewMessages, setup: "polling past id 9")
+        emulator.seedMessage("Message 10", in: 1, from: "grace")
+        emulator.seedMessage("Message 11", in: 1, from: "ada")
+        _ = try requireSuccess(try poll(1, setup: "polling past id 9"), of: Self.fetchNewMessages, setup: "polling past id 9")
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        XCTAssertTrue(request.query["since"] == "11" && fetched.isEmpty, """
+            Room 1 was polled twice: the first poll brought messages 1 to 9, the second 10 and 11. The third sent \
+            \(request.summary) and gave \(fetched.map(\.id)); it asks ?since=11 and gets nothing new. Keep the newest id \
+            as an Int and compare ids as numbers: as Strings, "9" > "11". See LESSONS.md §7.5.
             """)
     }
 
