@@ -65,20 +65,7 @@ final class CancelRequestTests: Lesson7TestCase {
 
     /// `cancel(_:)`, made on the session's delegate queue.
     func cancelOnTheSessionsQueue(_ id: RequestID, file: StaticString = #filePath, line: UInt = #line) throws {
-        let service = self.service!
-        let returned = Flag()
-        service.session.delegateQueue.addOperation {
-            service.cancelRequest(id)
-            returned.set()
-        }
-        _ = eventually(within: 1) { returned.isSet || !StubLog.recorded.isEmpty }
-        if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }
-        guard returned.isSet else {
-            throw fail("""
-                cancelRequest did not return within 1 s: it waits for something that never comes — most often a lock \
-                it already holds, or the session's own queue, on which it was called here. See LESSONS.md §7.6.
-                """, file: file, line: line)
-        }
+        try cancel(id, on: service, onTheSessionsQueue: true, file: file, line: line)
     }
 
     func wasCancelled(_ index: Int, waiting: TimeInterval = 2) -> Bool {

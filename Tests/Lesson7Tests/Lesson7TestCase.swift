@@ -120,19 +120,27 @@ class Lesson7TestCase: LabTestCase {
     }
 
     /// Calls `service.cancelRequest(id)` on another thread, so that one that never returns stops this test, not the
-    /// test process.
-    func cancel(_ id: RequestID, on service: ChatCaveService, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// test process; `onTheSessionsQueue`: on the session's delegate queue, where a cancelled task's handler runs
+    /// only after cancelRequest returned.
+    func cancel(_ id: RequestID, on service: ChatCaveService, onTheSessionsQueue: Bool = false,
+                file: StaticString = #filePath, line: UInt = #line) throws {
         let returned = Flag()
-        DispatchQueue.global().async {
+        let call = {
             service.cancelRequest(id)
             returned.set()
+        }
+        if onTheSessionsQueue {
+            service.session.delegateQueue.addOperation(call)
+        } else {
+            DispatchQueue.global().async(execute: call)
         }
         _ = eventually(within: 1) { returned.isSet || !StubLog.recorded.isEmpty }
         if !StubLog.recorded.isEmpty { throw fail("stub", file: file, line: line) }
         guard returned.isSet else {
             throw fail("""
                 cancelRequest did not return within 1 s: it waits for something that never comes — most often a lock \
-                it already holds. An NSLock is not recursive: a cancelRequest that locks, then calls a helper that \
+                it already holds\(onTheSessionsQueue ? ", or the session's own queue, on which it was called here" : ""). \
+                An NSLock is not recursive: a cancelRequest that locks, then calls a helper that \
                 locks again (to forget the task, say), waits for itself forever. Take the lock once — remove the task \
                 inside it, unlock, then cancel it. See LESSONS.md §7.6.
                 """, file: file, line: line)
