@@ -342,6 +342,16 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
     func test_fetchMessageThreads_malformedBody_passesTheDecodingError() throws {
         emulator.inject(.malformedBody(Self.cutOff))
         let error = try fetch()
+        if emulator.requests.count > 1 {
+            throw fail("""
+                fetchMessageThreads sent \(emulator.requests.count) requests for one fetch \
+                (\(emulator.requests.map(\.summary).joined(separator: "; "))): the first answer, 200 with a body cut off \
+                in the middle, did not decode and it asked again, so the completion got \
+                \(error.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil (success)") and the broken answer is hidden. \
+                One fetch is one GET: pass the decoding error to the completion, and let the caller decide whether to \
+                try again. See LESSONS.md §4.6.
+                """)
+        }
         if error == nil {
             throw fail("""
                 The emulator answered 200 with a body cut off in the middle (\(Self.cutOff)), which is not JSON, and \

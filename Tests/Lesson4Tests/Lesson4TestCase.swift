@@ -509,6 +509,15 @@ class Lesson4TestCase: LabTestCase {
         let beforeByID = Dictionary(before.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         for thread in actual.sorted(by: { $0.identifier < $1.identifier }) {
             guard let wanted = expectedByID[thread.identifier], thread != wanted else { continue }
+            if let old = beforeByID[thread.identifier], old === thread, thread.messages.count > wanted.messages.count {
+                throw fail("""
+                    After the second fetch the thread \(wanted.identifier) ("\(wanted.title)") is the object of the \
+                    first fetch with \(thread.messages.count) message(s); the database has \(wanted.messages.count): \
+                    the fetched messages were added to the ones it already held, so messages of the first fetch are \
+                    there twice. A fetch brings every message of every thread: take the fetched thread as it is (or, to \
+                    keep the old object, replace its messages: `old.messages = fetched.messages`). See LESSONS.md §4.5.
+                    """, file: file, line: line)
+            }
             if let old = beforeByID[thread.identifier], old == thread, thread.messages.count != wanted.messages.count {
                 throw fail("""
                     After the second fetch the thread \(wanted.identifier) ("\(wanted.title)") is still the one from the \
@@ -598,6 +607,12 @@ class Lesson4TestCase: LabTestCase {
         let why: String
         if let known = Self.knownOrders(of: expected).first(where: { $0.titles == titles && $0.titles != wanted }) {
             why = "They are \(known.name)."
+        } else if !Self.isSortedByAnyComparison(titles), Self.isSortedByFirstCharacterOnly(titles) {
+            why = """
+                They are sorted by each title's first character only (`title.prefix(1)`, `title.first`): titles that \
+                start with the same character stay in the dictionary's order, a different one each run. Compare whole \
+                titles: `$0.title < $1.title`.
+                """
         } else if !Self.isSortedByAnyComparison(titles) {
             why = """
                 They are not sorted by title at all: a dictionary's `values` come in no particular order (a different \
@@ -611,6 +626,13 @@ class Lesson4TestCase: LabTestCase {
             \(Self.list(titles.prefix(6))); sorted with String's `<` they start \(Self.list(wanted.prefix(6))). \
             \(why) See LESSONS.md §4.2.
             """, file: file, line: line)
+    }
+
+    /// True when `titles` is in ascending order of their first characters (String's `<`), as a sort on
+    /// `title.prefix(1)` leaves them: ties in the dictionary's order.
+    static func isSortedByFirstCharacterOnly(_ titles: [String]) -> Bool {
+        let firsts = titles.map { String($0.prefix(1)) }
+        return zip(firsts, firsts.dropFirst()).allSatisfy { $0 <= $1 }
     }
 
     /// True when `titles` is in ascending or descending order by some comparison of strings a learner might use.
