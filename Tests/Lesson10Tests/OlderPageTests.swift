@@ -115,6 +115,14 @@ final class OlderPageTests: PagesTestCase {
             """)
     }
 
+    func test_olderPage_honoursTheCount() throws {
+        let page = try requirePage(try olderPage(than: try Self.messages(36...55), count: 2), exercise)
+        XCTAssertEqual(Set(page.map(\.key)), Set(try Self.messages(34...35).map(\.key)), """
+            \(exercise.function)(count: 2) gave \(Self.positions(page)) before #36…#55; expected #34 #35. \
+            See \(exercise.reference).
+            """)
+    }
+
     /// A thread whose 8 messages share one timestamp: after the newest 3 (a k z, by key), every shown message has the
     /// oldest shown timestamp, so all 3 come back with endAt and must be counted.
     func test_olderPage_whenEveryShownMessageSharesOneTimestamp_givesTheOnesBefore() throws {
@@ -133,14 +141,6 @@ final class OlderPageTests: PagesTestCase {
             \(Self.keyEnds(expected)). endAt brings back every shown message at the oldest timestamp — here all of them: \
             count them all (loaded.firstIndex(where: another timestamp) finds none then: ?? loaded.count, not ?? 0) and \
             ask for that many more. See LESSONS.md §10.1.
-            """)
-    }
-
-    func test_olderPage_honoursTheCount() throws {
-        let page = try requirePage(try olderPage(than: try Self.messages(36...55), count: 2), exercise)
-        XCTAssertEqual(Set(page.map(\.key)), Set(try Self.messages(34...35).map(\.key)), """
-            \(exercise.function)(count: 2) gave \(Self.positions(page)) before #36…#55; expected #34 #35. \
-            See \(exercise.reference).
             """)
     }
 
