@@ -56,7 +56,22 @@ class LikesTestCase: Lesson10TestCase {
         if case .success = result, let returnedAt = returned.get() {
             try requireEveryRequestAwaited(returnedAt: returnedAt, exercise, file: file, line: line)
         }
+        try requireNoWriteAfterASuccess(exercise, file: file, line: line)
         return result
+    }
+
+    /// Stops the test when the call wrote again after a write of it succeeded (2xx): each success is a like stored, so
+    /// one call stored several — a loop that did not end at the success (`break` in a `switch` leaves the switch only).
+    func requireNoWriteAfterASuccess(_ exercise: Exercise, file: StaticString, line: UInt) throws {
+        let writes = self.writes
+        guard let done = writes.firstIndex(where: { (200...299).contains($0.response.statusCode) }), done + 1 < writes.count else { return }
+        throw fail("""
+            \(exercise.function) wrote again after a write succeeded (\(writes[done].summary) was answered \
+            \(writes[done].response.statusCode)): \(writes.count) writes in one call, and each success stores one like more. \
+            A write answered 2xx is done: return its count. In Swift, `break` in a `case` of a `switch` leaves the switch, \
+            not the loop around it — return from that case (or break a labelled loop). See \(exercise.reference).
+            \(TrafficReport(emulator).summary)
+            """, file: file, line: line)
     }
 
     /// Stops the test when the call returned before the answers to its requests came: a write started in a `Task`

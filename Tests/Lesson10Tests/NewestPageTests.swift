@@ -37,8 +37,36 @@ final class NewestPageTests: PagesTestCase {
             See \(exercise.reference).
             \(request.summary)
             """)
-        XCTAssertNil(request.query["startAt"] ?? request.query["endAt"] ?? request.query["equalTo"],
-                     "\(exercise.function): the newest page needs no startAt, endAt or equalTo. \(request.summary)")
+        // An endAt after every message (Int.max, from code that makes both pages with one query) leaves none out.
+        let newest = (try? Self.thread())?.last?.timestamp ?? 0
+        let endAtCuts = request.query["endAt"].map { end in Double(end).map { $0 < Double(newest) } ?? true } ?? false
+        XCTAssertNil(request.query["startAt"] ?? request.query["equalTo"] ?? (endAtCuts ? request.query["endAt"] : nil), """
+            \(exercise.function): the newest page needs no startAt, equalTo or endAt (an endAt before the newest message \
+            leaves the newest out). \(request.summary)
+            """)
+    }
+
+    /// The tests' thread is t1, as in the lesson's examples: a URL with t1 written in is seen only with another thread.
+    func test_newestPage_readsTheThreadItWasMadeFor() throws {
+        let (tied, later) = loadTiedThread()
+        var messages: [String: JSONValue] = [:]
+        for message in tied + later {
+            messages[message.key] = ["sender": .string(message.sender), "text": .string(message.text), "timestamp": .number(Double(message.timestamp))]
+        }
+        emulator.load(["t1": ["title": "Another thread"], "t2": ["title": "Ties", "messages": .object(messages)]])
+        pages = ThreadPages(baseURL: emulator.baseURL, threadID: "t2", session: emulator.session)
+        let result = try newestPage(count: 10)
+        if let read = emulator.requests.first, read.path != "/t2/messages" {
+            return XCTFail("""
+                \(exercise.function) read \(read.summary) for pages made with threadID "t2": the messages are at \
+                <baseURL>/<threadID>/messages.json (messagesURL gives it) — build the URL from threadID, not from the \
+                thread of an example. See \(exercise.reference).
+                """)
+        }
+        let page = try requirePage(result, exercise)
+        XCTAssertEqual(Self.tiesByKey(page), tied + later, """
+            \(exercise.function) with threadID "t2" should give that thread's 10 messages. See \(exercise.reference).
+            """)
     }
 
     // MARK: The page

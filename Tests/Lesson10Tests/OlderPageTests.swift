@@ -123,6 +123,27 @@ final class OlderPageTests: PagesTestCase {
             """)
     }
 
+    /// A thread whose 8 messages share one timestamp: after the newest 3 (a k z, by key), every shown message has the
+    /// oldest shown timestamp, so all 3 come back with endAt and must be counted.
+    func test_olderPage_whenEveryShownMessageSharesOneTimestamp_givesTheOnesBefore() throws {
+        let (tied, _) = loadTiedThread()
+        var messages: [String: JSONValue] = [:]
+        for message in tied {
+            messages[message.key] = ["sender": .string(message.sender), "text": .string(message.text), "timestamp": .number(Double(message.timestamp))]
+        }
+        emulator.load(["t1": ["title": "One moment", "messages": .object(messages)]])
+        let shown = Array(tied.suffix(3))
+        let page = try requirePage(try olderPage(than: shown, count: 3), exercise)
+        let expected = Array(tied[2..<5])
+        XCTAssertEqual(Self.tiesByKey(page), expected, """
+            \(exercise.function)(count: 3) gave \(page.isEmpty ? "[]" : Self.keyEnds(page)) (key ends) before \(Self.keyEnds(shown)), \
+            3 shown messages that all share one timestamp with 5 older ones (\(Self.keyEnds(Array(tied.prefix(5))))); expected \
+            \(Self.keyEnds(expected)). endAt brings back every shown message at the oldest timestamp — here all of them: \
+            count them all (loaded.firstIndex(where: another timestamp) finds none then: ?? loaded.count, not ?? 0) and \
+            ask for that many more. See LESSONS.md §10.1.
+            """)
+    }
+
     func test_olderPage_pagingBackToTheStart_givesEveryMessageOnce() throws {
         var shown = try Self.messages(46...55)
         for _ in 0..<10 {

@@ -142,7 +142,12 @@ class PagesTestCase: Lesson10TestCase {
                         \(request.summary)
                         """
                 }
-                return "\(exercise.function) sent \(request.summary) without `orderBy`: Firebase filters and limits only an ordered query. See LESSONS.md §10.1."
+                return """
+                    \(exercise.function) sent \(request.summary) without `orderBy`: Firebase filters and limits only an ordered \
+                    query. See LESSONS.md §10.1.
+                    (If you set components.queryItems once per parameter: each assignment replaces the items set before. \
+                    Give it every item at once: components.queryItems = [orderBy, limit].)
+                    """
             }
             if !orderBy.hasPrefix("\"") || !orderBy.hasSuffix("\"") || orderBy.count < 2 {
                 if orderBy.contains("%22") {
