@@ -184,6 +184,17 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
     /// runs on the answers queue at once, and `cancel()` waits for it (at most 0.2 s, as `answersAtOnce` does). Set
     /// before the first call.
     var cancelsAtOnce = false
+
+    /// Runs `work` on the answers queue and waits for it, at most 0.2 s: a `resume()` or `cancel()` called under the
+    /// service's own lock must not wait for a handler that needs that lock.
+    func runOnAnswersAndWait(_ work: @escaping () -> Void) {
+        let ran = DispatchSemaphore(value: 0)
+        answers.async {
+            work()
+            ran.signal()
+        }
+        _ = ran.wait(timeout: .now() + 0.2)
+    }
     private var status = 200
     /// The status of the answers from now on: 200 with `[]`, or this status with ChatCave's `{"error": …}`.
     var answerStatus: Int {
@@ -288,12 +299,7 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
             guard owner.answersAtOnce else {
                 return owner.answers.asyncAfter(deadline: .now() + owner.answerLatency, execute: answer)
             }
-            let answered = DispatchSemaphore(value: 0)
-            owner.answers.async {
-                answer()
-                answered.signal()
-            }
-            _ = answered.wait(timeout: .now() + 0.2)
+            owner.runOnAnswersAndWait(answer)
         }
 
         override func suspend() {
@@ -308,12 +314,7 @@ final class ThreadsSession: URLSession, @unchecked Sendable {
             guard owner.cancelsAtOnce else {
                 return owner.answers.async { [self] in take()?(nil, nil, URLError(.cancelled)) }
             }
-            let ran = DispatchSemaphore(value: 0)
-            owner.answers.async { [self] in
-                take()?(nil, nil, URLError(.cancelled))
-                ran.signal()
-            }
-            _ = ran.wait(timeout: .now() + 0.2)
+            owner.runOnAnswersAndWait { [self] in take()?(nil, nil, URLError(.cancelled)) }
         }
     }
 }
