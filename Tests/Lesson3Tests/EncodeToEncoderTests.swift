@@ -283,6 +283,18 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                     Its timestamp is \(number), not \(wanted): it went through a Float, which keeps about 7 significant \
                     digits (this timestamp has 15). Encode the Date itself (or a Double), or the whole message.
                     """
+            } else if let text = got.stringValue, let inner = try? JSONValue(data: Data(text.utf8)), inner.objectValue != nil {
+                cause = """
+                    It is a string that holds the message's JSON text (\(Self.shortJSON(got))): the message was encoded \
+                    with a JSONEncoder of its own and its text written into the list, so Firebase would store a string. \
+                    Encode the Message itself into the list (`list.encode(message)`), or the whole array.
+                    """
+            } else if let text = got.stringValue, let bytes = Data(base64Encoded: text), (try? JSONValue(data: bytes)) != nil {
+                cause = """
+                    It is a base64 string (\(Self.shortJSON(got))): the message was encoded to Data with a JSONEncoder \
+                    of its own, and JSONEncoder writes Data as base64 text. Encode the Message itself into the list \
+                    (`list.encode(message)`), or the whole array.
+                    """
             } else if let text = got["timestamp"].stringValue {
                 cause = """
                     Its timestamp is a string, \(text.debugDescription): Message's own Encodable writes a Date as a \

@@ -264,6 +264,19 @@ class Lesson3TestCase: LabTestCase {
                     default strategy. Decode it as a Date — or let Message decode itself. \(reference)
                     """
             }
+            // A keyed container asked for at one of the thread's own keys (a string): the thread was read as if it sat
+            // one level deeper, inside an object keyed by its identifier (as GET /.json shows a whole database).
+            if path.count == threadDepth + 1, typeName.hasPrefix("Dictionary"), found.stringValue != nil,
+               let key = path.last?.stringValue, ["title", "identifier"].contains(key) {
+                return """
+                    init(from:) opened a keyed container at "\(key)" decoding \(source), but the JSON there is a string \
+                    (\(shortJSON(found))): it read the thread as if it sat one level deeper, inside an object keyed by \
+                    its identifier (as GET /.json shows a whole database). The decoder init(from:) is given is the \
+                    thread itself: read title, identifier and messages from `decoder.container(keyedBy: \
+                    CodingKeys.self)` directly — a [String: MessageThread] unwraps the database's keys for you. \
+                    \(reference)
+                    """
+            }
             return """
                 init(from:) expected \(typeName) decoding \(source)\(describe(path)), but the JSON there is \
                 \(shortJSON(found)). \(oneLine(context.debugDescription)) \(reference)
