@@ -38,10 +38,21 @@ final class EncodeToEncoderTests: Lesson3TestCase {
             \(identifier.stringValue.map { $0 != thread.identifier && $0.lowercased() == thread.identifier.lowercased() } ?? false ? " — it changed the letters' case: write the String exactly as it is" : ""). \
             See LESSONS.md §3.4.
             """)
-        // A thread a web app created: its identifier in lowercase, the thread's key exactly as written.
-        let fromTheWeb = MessageThread(title: "Made on the web", identifier: "e7a1c3f5-9b2d-4f6a-8c0e-1d3b5a7c9e24",
+        // A thread a web app created: its identifier in lowercase, the thread's key exactly as written; its title
+        // ends in the space its author typed.
+        let fromTheWeb = MessageThread(title: "Made on the web ☕️ ", identifier: "e7a1c3f5-9b2d-4f6a-8c0e-1d3b5a7c9e24",
                                        messages: thread.messages)
-        let webIdentifier = try encodedObject(fromTheWeb)["identifier"] ?? .null
+        let webObject = try encodedObject(fromTheWeb)
+        let webTitle = webObject["title"] ?? .null
+        if webTitle != .string(fromTheWeb.title) {
+            let trimmed = webTitle.stringValue == fromTheWeb.title.trimmingCharacters(in: .whitespacesAndNewlines)
+            XCTFail("""
+                encode(to:) wrote "title": \(webTitle.description) for a thread whose title is \
+                \(fromTheWeb.title.debugDescription)\(trimmed ? ": it trimmed the trailing space its author typed" : ""). \
+                Write the title exactly as the thread holds it: encoding changes no data. See LESSONS.md §3.4.
+                """)
+        }
+        let webIdentifier = webObject["identifier"] ?? .null
         if webIdentifier != .string(fromTheWeb.identifier) {
             let recased = webIdentifier.stringValue.map { $0 != fromTheWeb.identifier && $0.lowercased() == fromTheWeb.identifier } ?? false
             XCTFail("""

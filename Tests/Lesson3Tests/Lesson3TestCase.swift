@@ -115,7 +115,11 @@ class Lesson3TestCase: LabTestCase {
             throw fail(Self.explain(error, in: json, source: "Fixtures/\(path)", threadDepth: 0, log: log), file: file, line: line)
         case .failure(let error):
             // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
-            throw fail("init(from:) threw \(oneLine(error)) decoding Fixtures/\(path); a Decodable throws DecodingError, or nothing. See LESSONS.md §3.3.",
+            // An error of its own for a thread without `messages`: a new thread, which is no error at all.
+            let newThread = json["messages"].isNull && json["title"].stringValue != nil && json["identifier"].stringValue != nil
+                ? " This thread has no `messages` key: a new thread, which has no messages — not bad data. Only a missing title or identifier is an error; read messages with `decodeIfPresent`, and make nil an empty list."
+                : ""
+            throw fail("init(from:) threw \(oneLine(error)) decoding Fixtures/\(path); a Decodable throws DecodingError, or nothing.\(newThread) See LESSONS.md §3.3.",
                        file: file, line: line)
         }
     }
