@@ -171,6 +171,12 @@ extension Lesson6TestCase {
             return "\(head) No answer came at all: that is .transport(the URLError)."
         case (.decoding, .decoding):
             return nil
+        case (.decoding, .status(404)) where answer.contains("`null`"):
+            return """
+                \(head) But the server answered 200, not 404. `null` is how Firebase says "nothing here" (Lessons 1–4); \
+                this API says it with a 404 (§6.1), and a 2xx whose body is not a todo — `null` too — is a body that does \
+                not decode: decode `Todo.self`, not `Todo?.self`, and report the decoder's error, .decoding(error).
+                """
         case (.decoding, .status(let actual)) where (200...299).contains(actual):
             return """
                 \(head) That status is a success; the body is what failed to decode — and that error was swallowed \

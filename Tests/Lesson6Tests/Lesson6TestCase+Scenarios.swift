@@ -144,6 +144,7 @@ extension Lesson6TestCase {
         case .transportError(let code): return "never answered (the request failed with URLError(\(code.rawValue)))"
         case .malformedBody(let text) where text == cutOff: return "answered 200 with a body cut off in the middle (\(text))"
         case .malformedBody(let text) where text.isEmpty: return "answered 200 with an empty body (not one byte)"
+        case .malformedBody("null"): return "answered 200 with `null`, which is not a todo"
         case .malformedBody(let text): return "answered 200 with \(text), JSON that is not a todo"
         case .answer(let status, let text): return "answered \(status) with \(text)"
         case .page(let status, let contentType, let text): return "answered \(status) with a \(contentType) page: \(text)"

@@ -92,18 +92,19 @@ class Lesson6TestCase: LabTestCase {
         return result.mapError { $0 }
     }
 
-    func fetchAsync(id: Int, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Todo, Error> {
+    /// `ifItHangs`: what the message adds when the call neither returns nor throws (the test's own situation).
+    func fetchAsync(id: Int, ifItHangs: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Todo, Error> {
         let api = self.api!
-        return try awaitReturn(of: Self.fetchAsync, file: file, line: line) { try await api.todo(id: id) }
+        return try awaitReturn(of: Self.fetchAsync, ifItHangs: ifItHangs, file: file, line: line) { try await api.todo(id: id) }
     }
 
-    func saveAsync(_ todo: Todo = Lesson6TestCase.newTodo, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Todo, Error> {
+    func saveAsync(_ todo: Todo = Lesson6TestCase.newTodo, ifItHangs: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Todo, Error> {
         let api = self.api!
-        return try awaitReturn(of: Self.saveAsync, file: file, line: line) { try await api.save(todo) }
+        return try awaitReturn(of: Self.saveAsync, ifItHangs: ifItHangs, file: file, line: line) { try await api.save(todo) }
     }
 
     /// Runs an async function in a task of its own and waits (at most 2 s) until it returns or throws.
-    func awaitReturn(of exercise: Exercise, file: StaticString, line: UInt,
+    func awaitReturn(of exercise: Exercise, ifItHangs: String? = nil, file: StaticString, line: UInt,
                      _ body: @escaping () async throws -> Todo) throws -> Result<Todo, Error> {
         let finished = XCTestExpectation(description: "\(exercise.function) returns or throws")
         let box = Box<Result<Todo, Error>>()
@@ -145,7 +146,7 @@ class Lesson6TestCase: LabTestCase {
                     """
             throw fail("""
                 \(exercise.function) neither returned nor threw within \(Int(CompletionTimeouts.normal)) s. The emulator \
-                received: \(report.summary). \(cause) See \(exercise.reference).
+                received: \(report.summary). \(ifItHangs.map { $0 + " " } ?? "")\(cause) See \(exercise.reference).
                 """, file: file, line: line)
         }
         if let returned = returnedAt.get(), let early = returnedBeforeTheAnswer(exercise, returned, outcome, requestsBefore: requestsBefore) {
@@ -238,6 +239,50 @@ class Lesson6TestCase: LabTestCase {
             freezes, and a handler that hops to the main queue never runs (a deadlock). Start the data task and return \
             at once; the handler calls `completion` when the answer comes. See \(exercise.reference).
             """, file: file, line: line)
+    }
+
+    // MARK: A request cancelled from outside
+
+    /// What a handler that ignores URLError(.cancelled) leaves behind, for the messages of the tests that cancel.
+    static let cancelledStillAwaited = """
+        TodoAPI never cancels its own requests, so a cancelled one was cancelled from outside — the session invalidated \
+        with `invalidateAndCancel()` (at log-out, say) — and its caller is still waiting for the answer: a spinner that \
+        never stops, or an async wrapper whose continuation never resumes. Ignoring -999 is right only in code that \
+        cancelled the request itself and no longer waits for it; here it is a transport failure like any other.
+        """
+
+    /// The data task fails with URLError(.cancelled): the completion call must still report it, once, as
+    /// `.transport(URLError(.cancelled))`. Waits for the completion itself, so that a missing one is named for what it is.
+    func checkCancelledRequestIsReported(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+                                         _ start: (@escaping (Result<Todo, TodoAPIError>) -> Void) -> Void) throws {
+        emulator.inject(.transportError(.cancelled))
+        let calls = Calls()
+        let called = XCTestExpectation(description: "\(exercise.function) calls its completion")
+        called.assertForOverFulfill = false
+        start { result in
+            calls.append(result)
+            called.fulfill()
+        }
+        try stopIfAStubRan(file: file, line: line)
+        let waited = XCTWaiter().wait(for: [called], timeout: CompletionTimeouts.normal)
+        letLeftoverTasksFinish()
+        let report = TrafficReport(emulator)
+        guard waited == .completed, let first = calls.all.first else {
+            throw fail("""
+                \(exercise.function)'s request failed with URLError(.cancelled), -999 (\(report.summary)), and its completion \
+                was not called within \(Int(CompletionTimeouts.normal)) s. \(Self.cancelledStillAwaited) Pass it on: \
+                completion(.failure(.transport(error))). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        if calls.all.count > 1 {
+            throw fail("""
+                \(exercise.function) called its completion \(calls.all.count) times for one cancelled request \
+                (\(calls.all.map { Self.describe($0.mapError { $0 }) }.joined(separator: ", "))): once on every path, then \
+                return. See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        try checkFailure(first.mapError { $0 }, is: .transport(.cancelled),
+                         after: "never answered: the request was cancelled (URLError(-999))", of: exercise, file: file, line: line)
     }
 
     // MARK: The request
@@ -351,9 +396,16 @@ class Lesson6TestCase: LabTestCase {
                 field. See LESSONS.md §6.5.
                 """
         }
-        let appended = (type ?? "").contains(",")
+        var appended = (type ?? "").contains(",")
             ? " The value holds several, separated by commas: `addValue(_:forHTTPHeaderField:)` appends to a header that is already set — set it once, with `setValue`."
             : ""
+        if type == nil, let accept = request.header("Accept"), accept.lowercased().contains("json") {
+            appended += """
+                 It does carry `Accept: \(accept)`, which asks for JSON back; Content-Type says what the body is. If you \
+                set Content-Type too, something replaced it: assigning `allHTTPHeaderFields` replaces every header set \
+                before it — set the headers one by one with `setValue`, or put Content-Type in that dictionary.
+                """
+        }
         return """
             \(exercise.function) sent its POST \(type.map { "with Content-Type: \($0)" } ?? "without a Content-Type header") \
             (\(request.summary)). This server reads a body only when it is labelled \
@@ -404,4 +456,13 @@ class Lesson6TestCase: LabTestCase {
 /// A fixture that does not have the shape the tests rely on.
 struct TodoFixtureProblem: Error, CustomStringConvertible {
     let description: String
+}
+
+/// The results a completion was called with, in order, from whichever thread called it.
+final class Calls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<Todo, TodoAPIError>] = []
+
+    func append(_ result: Result<Todo, TodoAPIError>) { lock.lock(); results.append(result); lock.unlock() }
+    var all: [Result<Todo, TodoAPIError>] { lock.lock(); defer { lock.unlock() }; return results }
 }

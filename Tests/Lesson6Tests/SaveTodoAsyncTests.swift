@@ -47,6 +47,17 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
         try checkTransportError(.timedOut, .cannotConnectToHost, exercise: exercise) { try saveAsync() }
     }
 
+    func test_saveAsync_cancelledRequest_throwsIt() throws {
+        emulator.inject(.transportError(.cancelled))
+        let outcome = try saveAsync(ifItHangs: """
+            Its request failed with URLError(.cancelled), -999. \(Self.cancelledStillAwaited) Resume the continuation with it, \
+            as with every failure.
+            """)
+        if case .failure(let error) = outcome, error is CancellationError { return }
+        try checkFailure(outcome, is: .transport(.cancelled), after: "never answered: the request was cancelled (URLError(-999))",
+                         of: exercise)
+    }
+
     func test_saveAsync_bodyNotJSON_throwsDecoding() throws {
         try checkBrokenBody(exercise) { try saveAsync() }
     }

@@ -83,6 +83,10 @@ final class SaveTodoTests: Lesson6TestCase {
         try checkTransportError(.timedOut, .cannotConnectToHost, exercise: exercise) { try save() }
     }
 
+    func test_save_cancelledRequest_givesTransportCancelled() throws {
+        try checkCancelledRequestIsReported(exercise) { done in api.save(Self.newTodo, completion: done) }
+    }
+
     // MARK: When the answer is broken
 
     func test_save_bodyNotJSON_givesDecodingError() throws {

@@ -50,6 +50,19 @@ final class TodoByIDAsyncTests: Lesson6TestCase {
         try checkTransportError(.notConnectedToInternet, .networkConnectionLost, exercise: exercise) { try fetchAsync(id: 4) }
     }
 
+    /// A request cancelled from outside ends the call too: thrown as `.transport(URLError(.cancelled))`, or as
+    /// CancellationError, Swift concurrency's own word for it — but never a call that waits for ever.
+    func test_todoByIDAsync_cancelledRequest_throwsIt() throws {
+        emulator.inject(.transportError(.cancelled))
+        let outcome = try fetchAsync(id: 4, ifItHangs: """
+            Its request failed with URLError(.cancelled), -999. \(Self.cancelledStillAwaited) Resume the continuation with it, \
+            as with every failure.
+            """)
+        if case .failure(let error) = outcome, error is CancellationError { return }
+        try checkFailure(outcome, is: .transport(.cancelled), after: "never answered: the request was cancelled (URLError(-999))",
+                         of: exercise)
+    }
+
     func test_todoByIDAsync_bodyNotJSON_throwsDecoding() throws {
         try checkBrokenBody(exercise, fetching: 4) { try fetchAsync(id: 4) }
     }

@@ -15,7 +15,10 @@ final class TodoModelTests: Lesson6TestCase {
         if made != madeAgain {
             throw fail("""
                 Todo(id: 4, userId: 1, title: "et porro tempora", completed: true), made twice from the same values, \
-                gives two todos that are not ==: \(made) and \(madeAgain). A stored property that takes a value of its own \
+                gives two todos that are not ==: \(made) and \(madeAgain). Either an `==` of your own compares something \
+                else than the four fields — `lhs === rhs`, "the same object", when Todo is a class: a todo decoded from the \
+                server's answer is never the same object as the one it is compared with; compare the fields — or a stored \
+                property that takes a value of its own \
                 each time a todo is made — `let uuid = UUID()`, `let createdAt = Date()` — makes every todo differ from \
                 every other, the one decoded from the server's answer too, and JSONEncoder sends it to the server as a key \
                 the API does not have. A todo holds the API's four fields and nothing else; its identity (for SwiftUI's \
