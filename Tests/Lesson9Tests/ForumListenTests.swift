@@ -18,6 +18,19 @@ final class ForumListenTests: Lesson9TestCase {
     private var listening: Task<Void, Never>?
     private let events = Box<[ServerSentEvent]>()
     private let outcome = Box<Result<Void, Error>>()
+    #if canImport(FoundationNetworking)
+    private let streamConfiguration = RunawayStop.configuration()
+    #else
+    private let streamConfiguration = URLSessionConfiguration.ephemeral
+    #endif
+    /// How many streams listen opened in its task after it was cancelled (Linux; 0 elsewhere).
+    private var opensAfterCancel: Int {
+        #if canImport(FoundationNetworking)
+        return streamConfiguration.madeWhileCancelled.get() ?? 0
+        #else
+        return 0
+        #endif
+    }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -29,7 +42,7 @@ final class ForumListenTests: Lesson9TestCase {
         }
         forum = ForumSession(databaseURL: server.baseURL, identityToolkitURL: auth.identityToolkitURL,
                              secureTokenURL: auth.secureTokenURL, apiKey: Self.apiKey, session: firebase.session,
-                             streamConfiguration: .ephemeral)
+                             streamConfiguration: streamConfiguration)
     }
 
     override func tearDown() {
@@ -230,6 +243,15 @@ final class ForumListenTests: Lesson9TestCase {
         listening?.cancel()   // the screen closes: the loop ends with the stream
         wait(1) { outcome.get() != nil }
         guard outcome.get() != nil else {
+            if opensAfterCancel > 1 {
+                throw fail("""
+                    The screen closed (the task running listen was cancelled), and listen went on opening the stream: \
+                    \(opensAfterCancel) times after the cancellation, as fast as it could (the test stopped it). In a \
+                    cancelled task a stream ends at once, with no auth_revoked, and listen opened it again: reopen only \
+                    after auth_revoked; when the stream ends any other way, return (the server closed it, or the task was \
+                    cancelled). See \(exercise.reference).
+                    """)
+            }
             throw fail("""
                 The screen closed (the task running listen was cancelled), and 1 s later listen was still going \
                 (\(databaseTraffic); \(refreshTraffic)). Cancelling the task ends the `for try await` loop that reads in it, \
@@ -307,3 +329,38 @@ final class ForumListenTests: Lesson9TestCase {
         XCTAssertEqual(ended.error as? SignInError, .permissionDenied, "After cancel, listen ended \(Self.describe(ended)) (\(traffic)): cancel is .permissionDenied. See \(exercise.reference).")
     }
 }
+
+#if canImport(FoundationNetworking)
+/// The streams' configuration on Linux: `.ephemeral`'s settings, and a stop for a runaway reopening loop. In a cancelled
+/// task a stream ends at once, so a `listen` that reopens whenever a stream ends (not only after auth_revoked) makes
+/// sessions as fast as it can once its task is cancelled — in every test's tearDown — and corelibs' URLSession, with
+/// hundreds made and cancelled a second, crashes a later test ("a task that is not in the registry"). Each session a
+/// stream makes copies its configuration, in the task that opens it: past `limit` copies in a cancelled task, that
+/// call is parked for good (its own queue's thread only: each call runs on a queue of its own, `startCall`).
+final class RunawayStop: URLSessionConfiguration, @unchecked Sendable, DefaultInitializable {
+    static let limit = 10
+    let madeWhileCancelled = Box<Int>()
+
+    static func configuration() -> RunawayStop {
+        let configuration = make(RunawayStop.self)
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.urlCredentialStorage = nil
+        return configuration
+    }
+
+    override func copy(with zone: NSZone? = nil) -> Any {
+        if Task.isCancelled {
+            let made = (madeWhileCancelled.get() ?? 0) + 1
+            madeWhileCancelled.set(made)
+            while made > Self.limit { sleep(3600) }
+        }
+        return super.copy(with: zone)
+    }
+}
+
+/// `init()` through a protocol: URLSessionConfiguration's own is deprecated for `.default`, which a subclass cannot use.
+protocol DefaultInitializable { init() }
+private func make<T: DefaultInitializable>(_ type: T.Type) -> T { T() }
+#endif

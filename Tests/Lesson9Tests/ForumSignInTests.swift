@@ -100,4 +100,21 @@ final class ForumSignInTests: Lesson9TestCase {
             ones only from a 2xx answer, and change nothing before. See \(exercise.reference).
             """)
     }
+
+    func test_signIn_asAnotherUser_keepsTheNewUsersCredentials() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        let benID = try makeAccount(Self.benEmail, Self.benPassword)
+        guard case .success = try signIn() else { return }   // Ada's own sign-in: the tests above say what is wrong
+        auth.clearRequests()
+        let outcome = try signIn(Self.benEmail, Self.benPassword)
+        guard case .success(let ben) = outcome else {
+            return try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise)
+        }
+        XCTAssertEqual(forum.credentials, ben, """
+            Ada was signed in, and Ben signed in on the same device without signing out first; signIn returned Ben's \
+            credentials (user \(benID)) but `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"). A successful \
+            sign-in replaces whoever was signed in: keep every 2xx answer's credentials, not only when nobody is signed \
+            in. See \(exercise.reference).
+            """)
+    }
 }
