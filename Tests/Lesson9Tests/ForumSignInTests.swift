@@ -66,6 +66,21 @@ final class ForumSignInTests: Lesson9TestCase {
         try expectFailure(outcome, .unknownEmail, after: "Auth answered 400 EMAIL_NOT_FOUND (\(Self.benEmail) has no account)", exercise)
     }
 
+    func test_signIn_invalidLoginCredentials_isNotAnUnknownEmail() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        auth.withService { $0.improvedEmailPrivacy = true }  // email enumeration protection: one message for both mistakes
+        let outcome = try signIn(Self.adaEmail, Self.benPassword)
+        let error = outcome.error as? SignInError
+        if error == .wrongPassword || error == .auth("INVALID_LOGIN_CREDENTIALS") { return }
+        throw fail("""
+            With email enumeration protection on (new Firebase projects have it), Auth answered Ada's sign-in with a wrong \
+            password 400 INVALID_LOGIN_CREDENTIALS, and signIn \(Self.describe(outcome)). That message does not say \
+            which of the two was wrong — on purpose, so that nobody can find out who has an account: it is \
+            .auth("INVALID_LOGIN_CREDENTIALS") (any other message: .auth(message)), or at most .wrongPassword ("check \
+            your email and password"); never .unknownEmail, which tells the user the address has no account. See \(exercise.reference).
+            """)
+    }
+
     func test_signIn_otherMessage_throwsAuthWithTheMessage() throws {
         let outcome = try signIn("ada.example.com", Self.adaPassword)
         try expectFailure(outcome, .auth("INVALID_EMAIL"), after: "Auth answered 400 INVALID_EMAIL (\"ada.example.com\" is no email address)", exercise)
