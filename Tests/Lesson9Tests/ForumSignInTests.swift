@@ -31,6 +31,22 @@ final class ForumSignInTests: Lesson9TestCase {
         try checkPasswordKept(secret: Self.adaPassword, printed: printed, exercise)
     }
 
+    func test_signIn_passwordWithSpacesAtItsEnds_isSentAsTyped() throws {
+        let password = "  difference engine  "   // spaces are characters of a password like any other
+        try makeAccount(Self.benEmail, password)
+        let outcome = try signIn(Self.benEmail, password)
+        guard case .failure = outcome else { return }
+        let sent = auth.requests.last?.bodyJSON?["password"].stringValue
+        guard let sent = sent, sent != password else { return }   // the other tests say what else is wrong
+        throw fail("""
+            Ben's password begins and ends with two spaces (\(password.count) characters); signIn sent one of \
+            \(sent.count) characters\(sent == password.trimmingCharacters(in: .whitespacesAndNewlines) ? ", the spaces at its ends cut off" : ""), \
+            and Auth refused it (\(Self.describe(outcome))). Send the password exactly as typed: trimming (or changing) \
+            it sends another password than the one the account was made with. (Trimming the email is fine: an address \
+            has no spaces.) See \(exercise.reference).
+            """)
+    }
+
     // MARK: The user
 
     func test_signIn_returnsTheUsersIDAndTokens() throws {
