@@ -164,6 +164,28 @@ final class ForumListenTests: Lesson9TestCase {
         XCTAssertTrue(others.isEmpty, "onEvent was handed \(others.sorted().joined(separator: ", ")) events: hand on only put and patch (the data); auth_revoked, cancel and keep-alive are for listen itself to act on. See \(exercise.reference).")
     }
 
+    func test_listen_whenTheServerClosesTheStream_returns() throws {
+        _ = try listenAsAda()
+        firebase.endStreams(.closed)   // no event: the connection just ends, as when Firebase's server restarts
+        wait(2) { outcome.get() != nil || streams.count > 1 }
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))  // anything it does after that
+        let traffic = "\(databaseTraffic); \(refreshTraffic)"
+        if streams.count > 1 {
+            throw fail("""
+                The server closed the stream, with no auth_revoked before, and listen opened it again (\(traffic)). \
+                Reopen only after auth_revoked; a stream that ends any other way ends the listening: return. (A loop \
+                that reopens whenever a stream ends never stops once the task is cancelled: a cancelled task's \
+                stream ends at once.) See \(exercise.reference).
+                """)
+        }
+        guard let ended = outcome.get() else {
+            throw fail("The server closed the stream, and 2 s later listen had not returned (\(traffic)). When the `for try await` loop ends without auth_revoked, return. See \(exercise.reference).")
+        }
+        if case .failure(let error) = ended {
+            throw fail("The server closed the stream (no error, no auth_revoked), and listen threw \(Self.describe(error)) (\(traffic)). The server closing the stream is the end of the listening, not a failure: return. See \(exercise.reference).")
+        }
+    }
+
     func test_listen_keepAlive_doesNotEndTheListening() throws {
         firebase.withService { $0.keepAliveInterval = 0.1 }  // a quiet stream gets a keep-alive every 0.1 s (Firebase: 30 s)
         let ada = try listenAsAda()
