@@ -32,6 +32,8 @@ extension FirebaseService {
         case cancel
         /// `auth_revoked`: the credential the stream was opened with is no longer valid. Data: a string.
         case authRevoked
+        /// No event: the server just closes the stream (a restart, a proxy's idle limit), and the client sees it end.
+        case closed
     }
 
     static func wantsEventStream(_ request: ServiceRequest) -> Bool {
@@ -138,6 +140,7 @@ extension FirebaseService {
             switch ending {
             case .cancel: listener.stream.send(Self.event("cancel", data: "null"))
             case .authRevoked: listener.stream.send(Self.event("auth_revoked", data: JSONValue.string("credential is no longer valid").description))
+            case .closed: break
             }
             listener.stream.finish()
         }
@@ -165,7 +168,7 @@ extension FirebaseService {
 
 extension Emulator where Service == FirebaseService {
     /// Ends every open stream the way Firebase does when the rules stop allowing the read (`.cancel`) or the
-    /// credential expires (`.authRevoked`).
+    /// credential expires (`.authRevoked`), or closes it without an event (`.closed`).
     public func endStreams(_ ending: FirebaseService.StreamEnding) {
         withService { $0.endStreams(ending) }
     }

@@ -18,6 +18,19 @@ final class ForumListenTests: Lesson9TestCase {
     private var listening: Task<Void, Never>?
     private let events = Box<[ServerSentEvent]>()
     private let outcome = Box<Result<Void, Error>>()
+    #if canImport(FoundationNetworking)
+    private let streamConfiguration = RunawayStop.configuration()
+    #else
+    private let streamConfiguration = URLSessionConfiguration.ephemeral
+    #endif
+    /// How many streams listen opened in its task after it was cancelled (Linux; 0 elsewhere).
+    private var opensAfterCancel: Int {
+        #if canImport(FoundationNetworking)
+        return streamConfiguration.madeWhileCancelled.get() ?? 0
+        #else
+        return 0
+        #endif
+    }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -29,7 +42,7 @@ final class ForumListenTests: Lesson9TestCase {
         }
         forum = ForumSession(databaseURL: server.baseURL, identityToolkitURL: auth.identityToolkitURL,
                              secureTokenURL: auth.secureTokenURL, apiKey: Self.apiKey, session: firebase.session,
-                             streamConfiguration: .ephemeral)
+                             streamConfiguration: streamConfiguration)
     }
 
     override func tearDown() {
@@ -151,6 +164,28 @@ final class ForumListenTests: Lesson9TestCase {
         XCTAssertTrue(others.isEmpty, "onEvent was handed \(others.sorted().joined(separator: ", ")) events: hand on only put and patch (the data); auth_revoked, cancel and keep-alive are for listen itself to act on. See \(exercise.reference).")
     }
 
+    func test_listen_whenTheServerClosesTheStream_returns() throws {
+        _ = try listenAsAda()
+        firebase.endStreams(.closed)   // no event: the connection just ends, as when Firebase's server restarts
+        wait(2) { outcome.get() != nil || streams.count > 1 }
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))  // anything it does after that
+        let traffic = "\(databaseTraffic); \(refreshTraffic)"
+        if streams.count > 1 {
+            throw fail("""
+                The server closed the stream, with no auth_revoked before, and listen opened it again (\(traffic)). \
+                Reopen only after auth_revoked; a stream that ends any other way ends the listening: return. (A loop \
+                that reopens whenever a stream ends never stops once the task is cancelled: a cancelled task's \
+                stream ends at once.) See \(exercise.reference).
+                """)
+        }
+        guard let ended = outcome.get() else {
+            throw fail("The server closed the stream, and 2 s later listen had not returned (\(traffic)). When the `for try await` loop ends without auth_revoked, return. See \(exercise.reference).")
+        }
+        if case .failure(let error) = ended {
+            throw fail("The server closed the stream (no error, no auth_revoked), and listen threw \(Self.describe(error)) (\(traffic)). The server closing the stream is the end of the listening, not a failure: return. See \(exercise.reference).")
+        }
+    }
+
     func test_listen_keepAlive_doesNotEndTheListening() throws {
         firebase.withService { $0.keepAliveInterval = 0.1 }  // a quiet stream gets a keep-alive every 0.1 s (Firebase: 30 s)
         let ada = try listenAsAda()
@@ -230,6 +265,15 @@ final class ForumListenTests: Lesson9TestCase {
         listening?.cancel()   // the screen closes: the loop ends with the stream
         wait(1) { outcome.get() != nil }
         guard outcome.get() != nil else {
+            if opensAfterCancel > 1 {
+                throw fail("""
+                    The screen closed (the task running listen was cancelled), and listen went on opening the stream: \
+                    \(opensAfterCancel) times after the cancellation, as fast as it could (the test stopped it). In a \
+                    cancelled task a stream ends at once, with no auth_revoked, and listen opened it again: reopen only \
+                    after auth_revoked; when the stream ends any other way, return (the server closed it, or the task was \
+                    cancelled). See \(exercise.reference).
+                    """)
+            }
             throw fail("""
                 The screen closed (the task running listen was cancelled), and 1 s later listen was still going \
                 (\(databaseTraffic); \(refreshTraffic)). Cancelling the task ends the `for try await` loop that reads in it, \
@@ -307,3 +351,38 @@ final class ForumListenTests: Lesson9TestCase {
         XCTAssertEqual(ended.error as? SignInError, .permissionDenied, "After cancel, listen ended \(Self.describe(ended)) (\(traffic)): cancel is .permissionDenied. See \(exercise.reference).")
     }
 }
+
+#if canImport(FoundationNetworking)
+/// The streams' configuration on Linux: `.ephemeral`'s settings, and a stop for a runaway reopening loop. In a cancelled
+/// task a stream ends at once, so a `listen` that reopens whenever a stream ends (not only after auth_revoked) makes
+/// sessions as fast as it can once its task is cancelled — in every test's tearDown — and corelibs' URLSession, with
+/// hundreds made and cancelled a second, crashes a later test ("a task that is not in the registry"). Each session a
+/// stream makes copies its configuration, in the task that opens it: past `limit` copies in a cancelled task, that
+/// call is parked for good (its own queue's thread only: each call runs on a queue of its own, `startCall`).
+final class RunawayStop: URLSessionConfiguration, @unchecked Sendable, DefaultInitializable {
+    static let limit = 10
+    let madeWhileCancelled = Box<Int>()
+
+    static func configuration() -> RunawayStop {
+        let configuration = make(RunawayStop.self)
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.urlCredentialStorage = nil
+        return configuration
+    }
+
+    override func copy(with zone: NSZone? = nil) -> Any {
+        if Task.isCancelled {
+            let made = (madeWhileCancelled.get() ?? 0) + 1
+            madeWhileCancelled.set(made)
+            while made > Self.limit { sleep(3600) }
+        }
+        return super.copy(with: zone)
+    }
+}
+
+/// `init()` through a protocol: URLSessionConfiguration's own is deprecated for `.default`, which a subclass cannot use.
+protocol DefaultInitializable { init() }
+private func make<T: DefaultInitializable>(_ type: T.Type) -> T { T() }
+#endif

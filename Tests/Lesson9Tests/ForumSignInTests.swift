@@ -31,6 +31,22 @@ final class ForumSignInTests: Lesson9TestCase {
         try checkPasswordKept(secret: Self.adaPassword, printed: printed, exercise)
     }
 
+    func test_signIn_passwordWithSpacesAtItsEnds_isSentAsTyped() throws {
+        let password = "  difference engine  "   // spaces are characters of a password like any other
+        try makeAccount(Self.benEmail, password)
+        let outcome = try signIn(Self.benEmail, password)
+        guard case .failure = outcome else { return }
+        let sent = auth.requests.last?.bodyJSON?["password"].stringValue
+        guard let sent = sent, sent != password else { return }   // the other tests say what else is wrong
+        throw fail("""
+            Ben's password begins and ends with two spaces (\(password.count) characters); signIn sent one of \
+            \(sent.count) characters\(sent == password.trimmingCharacters(in: .whitespacesAndNewlines) ? ", the spaces at its ends cut off" : ""), \
+            and Auth refused it (\(Self.describe(outcome))). Send the password exactly as typed: trimming (or changing) \
+            it sends another password than the one the account was made with. (Trimming the email is fine: an address \
+            has no spaces.) See \(exercise.reference).
+            """)
+    }
+
     // MARK: The user
 
     func test_signIn_returnsTheUsersIDAndTokens() throws {
@@ -66,6 +82,21 @@ final class ForumSignInTests: Lesson9TestCase {
         try expectFailure(outcome, .unknownEmail, after: "Auth answered 400 EMAIL_NOT_FOUND (\(Self.benEmail) has no account)", exercise)
     }
 
+    func test_signIn_invalidLoginCredentials_isNotAnUnknownEmail() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        auth.withService { $0.improvedEmailPrivacy = true }  // email enumeration protection: one message for both mistakes
+        let outcome = try signIn(Self.adaEmail, Self.benPassword)
+        let error = outcome.error as? SignInError
+        if error == .wrongPassword || error == .auth("INVALID_LOGIN_CREDENTIALS") { return }
+        throw fail("""
+            With email enumeration protection on (new Firebase projects have it), Auth answered Ada's sign-in with a wrong \
+            password 400 INVALID_LOGIN_CREDENTIALS, and signIn \(Self.describe(outcome)). That message does not say \
+            which of the two was wrong — on purpose, so that nobody can find out who has an account: it is \
+            .auth("INVALID_LOGIN_CREDENTIALS") (any other message: .auth(message)), or at most .wrongPassword ("check \
+            your email and password"); never .unknownEmail, which tells the user the address has no account. See \(exercise.reference).
+            """)
+    }
+
     func test_signIn_otherMessage_throwsAuthWithTheMessage() throws {
         let outcome = try signIn("ada.example.com", Self.adaPassword)
         try expectFailure(outcome, .auth("INVALID_EMAIL"), after: "Auth answered 400 INVALID_EMAIL (\"ada.example.com\" is no email address)", exercise)
@@ -98,6 +129,23 @@ final class ForumSignInTests: Lesson9TestCase {
             Ada was signed in; a second sign-in refused with INVALID_PASSWORD left `credentials` \
             \(forum.credentials.map { "\($0)" } ?? "nil"). A refused sign-in leaves the credentials as they were: keep new \
             ones only from a 2xx answer, and change nothing before. See \(exercise.reference).
+            """)
+    }
+
+    func test_signIn_asAnotherUser_keepsTheNewUsersCredentials() throws {
+        try makeAccount(Self.adaEmail, Self.adaPassword)
+        let benID = try makeAccount(Self.benEmail, Self.benPassword)
+        guard case .success = try signIn() else { return }   // Ada's own sign-in: the tests above say what is wrong
+        auth.clearRequests()
+        let outcome = try signIn(Self.benEmail, Self.benPassword)
+        guard case .success(let ben) = outcome else {
+            return try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise)
+        }
+        XCTAssertEqual(forum.credentials, ben, """
+            Ada was signed in, and Ben signed in on the same device without signing out first; signIn returned Ben's \
+            credentials (user \(benID)) but `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"). A successful \
+            sign-in replaces whoever was signed in: keep every 2xx answer's credentials, not only when nobody is signed \
+            in. See \(exercise.reference).
             """)
     }
 }

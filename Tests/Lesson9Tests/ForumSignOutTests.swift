@@ -102,8 +102,19 @@ final class ForumSignOutTests: Lesson9TestCase {
     }
 
     func test_signOut_duringARefresh_thenAnotherSignIn_keepsTheNewUser() throws {
+        try signOutAndSignInBenDuringARefresh(refused: false)
+    }
+
+    func test_signOut_duringARefusedRefresh_thenAnotherSignIn_keepsTheNewUser() throws {
+        try signOutAndSignInBenDuringARefresh(refused: true)
+    }
+
+    /// Ada's refresh is held while she signs out and Ben signs in; then it ends: answered, or (`refused`, her account
+    /// deleted) refused with INVALID_REFRESH_TOKEN. Either way, Ben stays signed in.
+    private func signOutAndSignInBenDuringARefresh(refused: Bool) throws {
         let ada = try signedInAsAda(for: exercise)
         try makeAccount(Self.benEmail, Self.benPassword)
+        if refused { deleteAccount(idToken: ada.idToken) }  // her refresh token stops working
         letTheTokenExpire()  // Ada's next request refreshes
         auth.holdResponses()  // the refresh stays under way until Ada has signed out and Ben has signed in
         let forum = self.forum!, uid = ada.userID, ended = Box<Result<Data, Error>>()
@@ -131,6 +142,16 @@ final class ForumSignOutTests: Lesson9TestCase {
         waitUntil(CompletionTimeouts.normal) { ended.get() != nil }
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
         let kept = forum.credentials
+        if refused {
+            XCTAssertEqual(kept, ben, """
+                Ada signed out and Ben signed in while her refresh was under way; the refresh was then refused \
+                (INVALID_REFRESH_TOKEN: her account is gone), and `credentials` became \(kept.map { "\($0)" } ?? "nil"): \
+                Ada's dead refresh token signed Ben out. A refused refresh forgets the credentials only if they are still \
+                the ones it refreshed (signedIn == the credentials it started from), as a successful one keeps its tokens \
+                only then. See LESSONS.md §9.4 and \(exercise.reference).
+                """)
+            return
+        }
         XCTAssertEqual(kept, ben, """
             Ada signed out and Ben signed in while her refresh was under way, and when the refresh ended `credentials` \
             held \(kept.map { $0.userID == ada.userID ? "Ada's refreshed tokens" : "\($0)" } ?? "nil"): the refresh \

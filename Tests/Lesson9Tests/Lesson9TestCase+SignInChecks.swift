@@ -21,6 +21,17 @@ extension Lesson9TestCase {
                 "\(operation)", and add the key as URLQueryItem(name: "key", value: apiKey) with URLComponents. See \(exercise.reference).
                 """
         }
+        // The emulator reads "v1//accounts:signUp" as "v1/accounts:signUp" (it joins empty segments); Google's
+        // front end routes the path as written, so two slashes are a path no endpoint has.
+        let writtenPath = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+        if writtenPath.contains("//") {
+            return """
+                \(exercise.function) POSTed to \(writtenPath): two slashes in a row. identityToolkitURL already ends in /, \
+                and "\\(identityToolkitURL)/\(operation)" adds another, so the path has an empty segment that names no \
+                endpoint of Identity Toolkit (its front end does not read // as /). Use \
+                identityToolkitURL.appendingPathComponent("\(operation)"), which adds exactly one: \(endpoint). See \(exercise.reference).
+                """
+        }
         if request.path != endpoint {
             return """
                 \(exercise.function) POSTed to \(request.path). The endpoint is <identityToolkitURL>/\(operation) \
