@@ -307,6 +307,11 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             """)
     }
 
+    func test_createMessageThread_status299_isNoHTTPStatusError() throws {
+        emulator.inject(Self.lastSuccessStatus)
+        try requireNoHTTPStatusErrorOn299(try createThread(title: "Accepted with 299"), of: exercise)
+    }
+
     func test_createMessageThread_transportError_passesTheURLErrorOn() throws {
         emulator.inject(.transportError(.networkConnectionLost))
         let error = try createThread()

@@ -138,7 +138,7 @@ class Lesson1TestCase: LabTestCase {
             RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.1))
             let traffic = TrafficReport(emulator)
             if emulator.requests.count == requestsBefore, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty {
-                throw fail(Self.calledWithoutRequest(exercise, value: first.error), file: file, line: line)
+                throw fail(Self.badURLNote(exercise, first.error) ?? Self.calledWithoutRequest(exercise, value: first.error), file: file, line: line)
             }
             if let took = blockingTime(of: start) {
                 throw fail(Self.waitedForTheAnswer(exercise, first.error, fromInside: true, latency: 0.3, took: took), file: file, line: line)
@@ -380,6 +380,35 @@ class Lesson1TestCase: LabTestCase {
             Firebase answers a write with ?print=silent) — but completion got HTTPStatusError(statusCode: \(status)). \
             Any status in 200...299 is a success, not only 200: only a status outside 200...299 is an HTTPStatusError. \
             Requests: \(TrafficReport(emulator).summary). See LESSONS.md §1.5.
+            """, file: file, line: line)
+    }
+
+    /// For a function that gave up before sending with URLError(.badURL) or (.unsupportedURL): the code could not
+    /// build its URL (URLComponents' `url`, `URL(string:)`, both nil on a path they cannot take); nil for other errors.
+    static func badURLNote(_ exercise: Exercise, _ error: Error?) -> String? {
+        guard isURLError(error, .badURL) || isURLError(error, .unsupportedURL) else { return nil }
+        return """
+            \(exercise.function) called its completion with \(describe(error)) — a bad URL — without sending any request: \
+            your code could not build its URL and gave up. With URLComponents, `url` is nil when the components have a \
+            host and a `path` that does not start with "/": write `components.path = "/" + …` (the path is the whole \
+            path, from the root). `URL(string:)` is nil for text that is no URL (a space in it, say). \
+            `baseURL.appendingPathComponent(…).appendingPathExtension("json")` cannot fail. See LESSONS.md §1.2.
+            """
+    }
+
+    /// 299, the last status of 2xx, with a text body: a success, which a check written `200..<299` (the half-open
+    /// operator with the closed range's end) refuses.
+    static let lastSuccessStatus = Fault.answer(status: 299, body: "Accepted")
+
+    /// Checks that a write the emulator answered 299 (`lastSuccessStatus`) did not reach completion as an
+    /// HTTPStatusError. Other errors are other tests' business.
+    func requireNoHTTPStatusErrorOn299(_ error: Error?, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let status = Self.httpStatus(of: error), (200...299).contains(status) else { return }
+        throw fail("""
+            The emulator answered \(exercise.function)'s request with 299, the last status of 2xx — a success — but \
+            completion got HTTPStatusError(statusCode: \(status)). Success is every status in 200...299: `200..<299` (the \
+            half-open operator with the closed range's end) leaves out 299. Write `200...299` or `200..<300`. \
+            See LESSONS.md §1.5.
             """, file: file, line: line)
     }
 
