@@ -109,7 +109,7 @@ final class CreateMessageTests: Lesson1TestCase {
         XCTAssertEqual(request.method, "POST", """
             createMessage sent \(request.summary). Use POST: the server chooses a new message's key (a push ID), so \
             two messages never overwrite each other. A PUT to messages.json would replace all of the thread's messages.\
-            \(Self.plainGETNote(request, shouldBe: "POST")) See LESSONS.md §1.1.
+            \(Self.plainGETNote(request, shouldBe: "POST"))\(Self.patchNote(request, shouldBe: "POST")) See LESSONS.md §1.1.
             """)
     }
 

@@ -84,7 +84,7 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         XCTAssertEqual(request.method, "PUT", """
             createMessageThread sent \(request.summary). Use PUT: the client chose the key (the thread's identifier), \
             and PUT writes exactly at the URL, so sending it again changes nothing. POST would make Firebase invent \
-            a second key under it.\(Self.plainGETNote(request, shouldBe: "PUT")) See LESSONS.md §1.1.
+            a second key under it.\(Self.plainGETNote(request, shouldBe: "PUT"))\(Self.patchNote(request, shouldBe: "PUT")) See LESSONS.md §1.1.
             """)
     }
 

@@ -85,6 +85,17 @@ class Lesson1TestCase: LabTestCase {
             + "(and set its `httpMethod`: a URLRequest is a GET until you do)."
     }
 
+    /// For a write sent as a PATCH (`method`: the one it should have used): what PATCH does in Firebase. Empty for any
+    /// other method.
+    static func patchNote(_ request: RecordedRequest, shouldBe method: String) -> String {
+        guard request.method == "PATCH" else { return "" }
+        let instead = method == "PUT"
+            ? "creating a thread at the key you chose is a PUT, which stores exactly its body at the thread's own URL"
+            : "a new message gets a key the server chooses, a push ID, which only a POST to the messages makes"
+        return " PATCH is Firebase's update: it merges the children named in its body into what is already at the URL "
+            + "(keys you chose, kept beside the others); \(instead)."
+    }
+
     /// The completion calls of the last learner call.
     var lastCall: CompletionRecorder? { recorders.last?.1 }
 
