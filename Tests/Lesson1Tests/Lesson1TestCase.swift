@@ -181,6 +181,17 @@ class Lesson1TestCase: LabTestCase {
         let traffic = TrafficReport(emulator)
         if traffic.received.isEmpty, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty,
            let error = value, Self.isURLError(error) {
+            if Self.isURLError(error, .unsupportedURL) || Self.isURLError(error, .badURL) {
+                // A URL URLSession cannot send at all (no scheme or host): it never reached any session's protocol.
+                throw fail("""
+                    No request reached the emulator, and \(exercise.function)'s completion got \(Self.describe(error)) \
+                    from the data task: URLSession found nowhere to send the URL — it has no scheme and host \
+                    (`https://…`). A string of the path alone makes such a URL: `URL(string: "<id>.json")` is relative \
+                    to nothing, and `baseURL.path` is only the path ("/"), without the scheme and the host. Build the URL \
+                    from `baseURL` itself: `baseURL.appendingPathComponent(…).appendingPathExtension("json")`. \
+                    See LESSONS.md §1.2.
+                    """, file: file, line: line)
+            }
             // Nothing reached the emulator or the kit's tripwires, yet a URLSession answered: a session of the
             // learner's own making sent the request (the emulator's session never lets one out).
             throw fail("""
