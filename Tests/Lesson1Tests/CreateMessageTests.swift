@@ -253,7 +253,11 @@ final class CreateMessageTests: Lesson1TestCase {
             \(JSONValue.object(storedMessages).description). See LESSONS.md §1.1.
             """)
         eventually(within: 0.5) { thread.messages.count == 2 }
-        XCTAssertEqual(thread.messages.map(\.text), ["Same words", "Same words"], "The thread's `messages` should hold both new messages. See LESSONS.md §1.4.")
+        XCTAssertEqual(thread.messages.map(\.text), ["Same words", "Same words"], """
+            After two successful calls of createMessage with the same text, the thread's `messages` should hold both \
+            new messages, in the order sent; they are \(Self.list(thread.messages)). Each success appends its own \
+            message, even when its text is the same as another's (two POSTs are two messages). See LESSONS.md §1.4.
+            """)
     }
 
     func test_createMessage_toAThreadTheControllerHolds_addsTheMessageOnce() throws {
