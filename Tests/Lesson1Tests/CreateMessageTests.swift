@@ -109,7 +109,7 @@ final class CreateMessageTests: Lesson1TestCase {
         XCTAssertEqual(request.method, "POST", """
             createMessage sent \(request.summary). Use POST: the server chooses a new message's key (a push ID), so \
             two messages never overwrite each other. A PUT to messages.json would replace all of the thread's messages.\
-            \(Self.plainGETNote(request, shouldBe: "POST")) See LESSONS.md §1.1.
+            \(Self.plainGETNote(request, shouldBe: "POST"))\(Self.patchNote(request, shouldBe: "POST")) See LESSONS.md §1.1.
             """)
     }
 
@@ -253,7 +253,11 @@ final class CreateMessageTests: Lesson1TestCase {
             \(JSONValue.object(storedMessages).description). See LESSONS.md §1.1.
             """)
         eventually(within: 0.5) { thread.messages.count == 2 }
-        XCTAssertEqual(thread.messages.map(\.text), ["Same words", "Same words"], "The thread's `messages` should hold both new messages. See LESSONS.md §1.4.")
+        XCTAssertEqual(thread.messages.map(\.text), ["Same words", "Same words"], """
+            After two successful calls of createMessage with the same text, the thread's `messages` should hold both \
+            new messages, in the order sent; they are \(Self.list(thread.messages)). Each success appends its own \
+            message, even when its text is the same as another's (two POSTs are two messages). See LESSONS.md §1.4.
+            """)
     }
 
     func test_createMessage_toAThreadTheControllerHolds_addsTheMessageOnce() throws {
@@ -360,6 +364,11 @@ final class CreateMessageTests: Lesson1TestCase {
             """)
     }
 
+    func test_createMessage_status299_isNoHTTPStatusError() throws {
+        emulator.inject(Self.lastSuccessStatus)
+        try requireNoHTTPStatusErrorOn299(try createMessage(in: sampleThread(), text: "Accepted with 299"), of: exercise)
+    }
+
     func test_createMessage_transportError_passesTheURLErrorOn() throws {
         emulator.inject(.transportError(.timedOut))
         let error = try createMessage(in: sampleThread())
@@ -408,6 +417,19 @@ final class CreateMessageTests: Lesson1TestCase {
             handler) holds only what was there when that call began, so assigning it drops what the other call added \
             meanwhile. In the handler, append to the thread's messages as they are then: \
             `messageThread.messages.append(message)`. See LESSONS.md §1.4.
+            """)
+    }
+
+    func test_createMessage_leavesTheControllersThreadsAsTheyWere() throws {
+        // The sample thread is not one this controller created: createMessage adds a message to it, and the
+        // controller's list of the threads it created stays as it was (empty).
+        try requireSuccess(try createMessage(in: sampleThread(), text: "Only the thread changes"), of: exercise)
+        settle()
+        XCTAssertTrue(controller.messageThreads.isEmpty, """
+            createMessage changed the controller's `messageThreads`, which now holds \
+            \(controller.messageThreads.map(ThreadCopy.init)). That list holds the threads this app created with \
+            createMessageThread (§1.3); createMessage changes only the thread it is given: append the message to \
+            `messageThread.messages` and leave `messageThreads` as it was. See LESSONS.md §1.4.
             """)
     }
 

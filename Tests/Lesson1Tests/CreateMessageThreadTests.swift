@@ -84,7 +84,7 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         XCTAssertEqual(request.method, "PUT", """
             createMessageThread sent \(request.summary). Use PUT: the client chose the key (the thread's identifier), \
             and PUT writes exactly at the URL, so sending it again changes nothing. POST would make Firebase invent \
-            a second key under it.\(Self.plainGETNote(request, shouldBe: "PUT")) See LESSONS.md §1.1.
+            a second key under it.\(Self.plainGETNote(request, shouldBe: "PUT"))\(Self.patchNote(request, shouldBe: "PUT")) See LESSONS.md §1.1.
             """)
     }
 
@@ -230,6 +230,21 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             """)
     }
 
+    func test_createMessageThread_twiceWithOneTitle_keepsBothThreads() throws {
+        // Two threads may share a title: each is its own thread, at its own identifier, on the server and in the list.
+        try requireSetupSuccess(try createThread(title: "Same title"), "the first createMessageThread", of: exercise)
+        try requireSuccess(try createThread(title: "Same title"), of: exercise)
+        let sent = emulator.requests.compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
+        let current = { self.controller.messageThreads.map(\.identifier) }
+        eventually(within: 0.5) { current() == sent }
+        XCTAssertEqual(current(), sent, """
+            createMessageThread was called twice with the title "Same title", and the server stored both threads \
+            (\(sent)), but `messageThreads` holds \(self.controller.messageThreads.map(ThreadCopy.init)). Two threads \
+            may share a title — what makes a thread itself is its identifier — so append every thread the server \
+            accepted, without looking for one with the same title. See LESSONS.md §1.3.
+            """)
+    }
+
     func test_createMessageThread_permissionDenied_passesAnHTTPStatusError401() throws {
         emulator.inject(.permissionDenied)
         let error = try createThread()
@@ -305,6 +320,11 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             like 200, only its body is empty (`data` is empty, or nil): don't leave the handler early on an empty body. \
             See LESSONS.md §1.5.
             """)
+    }
+
+    func test_createMessageThread_status299_isNoHTTPStatusError() throws {
+        emulator.inject(Self.lastSuccessStatus)
+        try requireNoHTTPStatusErrorOn299(try createThread(title: "Accepted with 299"), of: exercise)
     }
 
     func test_createMessageThread_transportError_passesTheURLErrorOn() throws {

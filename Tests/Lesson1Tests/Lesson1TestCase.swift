@@ -85,6 +85,17 @@ class Lesson1TestCase: LabTestCase {
             + "(and set its `httpMethod`: a URLRequest is a GET until you do)."
     }
 
+    /// For a write sent as a PATCH (`method`: the one it should have used): what PATCH does in Firebase. Empty for any
+    /// other method.
+    static func patchNote(_ request: RecordedRequest, shouldBe method: String) -> String {
+        guard request.method == "PATCH" else { return "" }
+        let instead = method == "PUT"
+            ? "creating a thread at the key you chose is a PUT, which stores exactly its body at the thread's own URL"
+            : "a new message gets a key the server chooses, a push ID, which only a POST to the messages makes"
+        return " PATCH is Firebase's update: it merges the children named in its body into what is already at the URL "
+            + "(keys you chose, kept beside the others); \(instead)."
+    }
+
     /// The completion calls of the last learner call.
     var lastCall: CompletionRecorder? { recorders.last?.1 }
 
@@ -138,7 +149,7 @@ class Lesson1TestCase: LabTestCase {
             RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.1))
             let traffic = TrafficReport(emulator)
             if emulator.requests.count == requestsBefore, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty {
-                throw fail(Self.calledWithoutRequest(exercise, value: first.error), file: file, line: line)
+                throw fail(Self.badURLNote(exercise, first.error) ?? Self.calledWithoutRequest(exercise, value: first.error), file: file, line: line)
             }
             if let took = blockingTime(of: start) {
                 throw fail(Self.waitedForTheAnswer(exercise, first.error, fromInside: true, latency: 0.3, took: took), file: file, line: line)
@@ -170,6 +181,17 @@ class Lesson1TestCase: LabTestCase {
         let traffic = TrafficReport(emulator)
         if traffic.received.isEmpty, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty,
            let error = value, Self.isURLError(error) {
+            if Self.isURLError(error, .unsupportedURL) || Self.isURLError(error, .badURL) {
+                // A URL URLSession cannot send at all (no scheme or host): it never reached any session's protocol.
+                throw fail("""
+                    No request reached the emulator, and \(exercise.function)'s completion got \(Self.describe(error)) \
+                    from the data task: URLSession found nowhere to send the URL — it has no scheme and host \
+                    (`https://…`). A string of the path alone makes such a URL: `URL(string: "<id>.json")` is relative \
+                    to nothing, and `baseURL.path` is only the path ("/"), without the scheme and the host. Build the URL \
+                    from `baseURL` itself: `baseURL.appendingPathComponent(…).appendingPathExtension("json")`. \
+                    See LESSONS.md §1.2.
+                    """, file: file, line: line)
+            }
             // Nothing reached the emulator or the kit's tripwires, yet a URLSession answered: a session of the
             // learner's own making sent the request (the emulator's session never lets one out).
             throw fail("""
@@ -380,6 +402,35 @@ class Lesson1TestCase: LabTestCase {
             Firebase answers a write with ?print=silent) — but completion got HTTPStatusError(statusCode: \(status)). \
             Any status in 200...299 is a success, not only 200: only a status outside 200...299 is an HTTPStatusError. \
             Requests: \(TrafficReport(emulator).summary). See LESSONS.md §1.5.
+            """, file: file, line: line)
+    }
+
+    /// For a function that gave up before sending with URLError(.badURL) or (.unsupportedURL): the code could not
+    /// build its URL (URLComponents' `url`, `URL(string:)`, both nil on a path they cannot take); nil for other errors.
+    static func badURLNote(_ exercise: Exercise, _ error: Error?) -> String? {
+        guard isURLError(error, .badURL) || isURLError(error, .unsupportedURL) else { return nil }
+        return """
+            \(exercise.function) called its completion with \(describe(error)) — a bad URL — without sending any request: \
+            your code could not build its URL and gave up. With URLComponents, `url` is nil when the components have a \
+            host and a `path` that does not start with "/": write `components.path = "/" + …` (the path is the whole \
+            path, from the root). `URL(string:)` is nil for text that is no URL (a space in it, say). \
+            `baseURL.appendingPathComponent(…).appendingPathExtension("json")` cannot fail. See LESSONS.md §1.2.
+            """
+    }
+
+    /// 299, the last status of 2xx, with a text body: a success, which a check written `200..<299` (the half-open
+    /// operator with the closed range's end) refuses.
+    static let lastSuccessStatus = Fault.answer(status: 299, body: "Accepted")
+
+    /// Checks that a write the emulator answered 299 (`lastSuccessStatus`) did not reach completion as an
+    /// HTTPStatusError. Other errors are other tests' business.
+    func requireNoHTTPStatusErrorOn299(_ error: Error?, of exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let status = Self.httpStatus(of: error), (200...299).contains(status) else { return }
+        throw fail("""
+            The emulator answered \(exercise.function)'s request with 299, the last status of 2xx — a success — but \
+            completion got HTTPStatusError(statusCode: \(status)). Success is every status in 200...299: `200..<299` (the \
+            half-open operator with the closed range's end) leaves out 299. Write `200...299` or `200..<300`. \
+            See LESSONS.md §1.5.
             """, file: file, line: line)
     }
 
