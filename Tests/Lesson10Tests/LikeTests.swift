@@ -59,6 +59,16 @@ final class LikeTests: LikesTestCase {
         }
         XCTAssertEqual(write.method, "PUT", "\(exercise.function) wrote with \(write.method); a conditional write is a PUT of the whole new count. \(write.summary)")
         guard let ifMatch = write.header("if-match") else {
+            // The tag sent under the response's header name (ETag, X-Firebase-ETag) instead of the request's.
+            if let tag = etag, let name = ["ETag", "X-Firebase-ETag"].first(where: { write.header($0) == tag }) {
+                return XCTFail("""
+                    \(exercise.function) sent the tag as \(name): \(tag), not as if-match: Firebase reads the condition only \
+                    from if-match (ETag is the name of the answer's header), so the write was a plain PUT, which overwrites \
+                    whatever another client wrote meanwhile (a lost update). Send \
+                    write.setValue(tag, forHTTPHeaderField: "if-match"). See LESSONS.md §10.5.
+                    \(write.summary)
+                    """)
+            }
             return XCTFail("""
                 \(exercise.function) wrote without if-match: a plain PUT overwrites whatever another client wrote \
                 meanwhile (a lost update). Send if-match: <the ETag you read>. See LESSONS.md §10.5.
