@@ -59,6 +59,16 @@ final class LikeTests: LikesTestCase {
         }
         XCTAssertEqual(write.method, "PUT", "\(exercise.function) wrote with \(write.method); a conditional write is a PUT of the whole new count. \(write.summary)")
         guard let ifMatch = write.header("if-match") else {
+            // The tag sent under the response's header name (ETag, X-Firebase-ETag) instead of the request's.
+            if let tag = etag, let name = ["ETag", "X-Firebase-ETag"].first(where: { write.header($0) == tag }) {
+                return XCTFail("""
+                    \(exercise.function) sent the tag as \(name): \(tag), not as if-match: Firebase reads the condition only \
+                    from if-match (ETag is the name of the answer's header), so the write was a plain PUT, which overwrites \
+                    whatever another client wrote meanwhile (a lost update). Send \
+                    write.setValue(tag, forHTTPHeaderField: "if-match"). See LESSONS.md §10.5.
+                    \(write.summary)
+                    """)
+            }
             return XCTFail("""
                 \(exercise.function) wrote without if-match: a plain PUT overwrites whatever another client wrote \
                 meanwhile (a lost update). Send if-match: <the ETag you read>. See LESSONS.md §10.5.
@@ -78,6 +88,15 @@ final class LikeTests: LikesTestCase {
             allHeaderFields is a plain dictionary, and Foundation on Linux spells this key "Etag", so \
             allHeaderFields["ETag"] finds nothing.
             """ : ""
+        if ifMatch.hasPrefix("Optional(") {
+            return XCTFail("""
+                \(exercise.function) sent if-match: \(ifMatch): an optional interpolated into a string ("\\(etag)" of a \
+                String?) is written Optional("…"), never the tag. value(forHTTPHeaderField:) gives a String?: unwrap it \
+                (guard let etag = response.value(forHTTPHeaderField: "ETag") else { … }) and send the tag itself, \
+                write.setValue(etag, forHTTPHeaderField: "if-match"). See LESSONS.md §10.5.
+                \(write.summary)
+                """)
+        }
         XCTAssertEqual(ifMatch, etag, """
             \(exercise.function) sent if-match: \(ifMatch.isEmpty ? "(empty)" : ifMatch), not the ETag the read answered \
             (\(etag ?? "none")): the tag is the server's, opaque — copy it from the ETag header.\(notFound) See LESSONS.md §10.5.
@@ -142,6 +161,15 @@ final class LikeTests: LikesTestCase {
                 """)
         }
         let now = Self.startingLikes + 2
+        if retry.bodyJSON == .number(Double(now)) {
+            return XCTFail("""
+                \(exercise.function) wrote \(now) after the 412, the count the 412 carried: that count does not hold this \
+                like (the write that would have added it was refused). Write the 412's count + 1 — code that adds the like \
+                once, before the first write (count = read + 1), must add it again to the count a 412 brings. \
+                See LESSONS.md §10.5.
+                \(retry.summary)
+                """)
+        }
         XCTAssertEqual(retry.bodyJSON, .number(Double(now + 1)), """
             \(exercise.function) wrote \(retry.bodyText ?? "nothing") after the 412, whose body said the count is now \
             \(now): write \(now + 1). See LESSONS.md §10.5.

@@ -101,6 +101,15 @@ class LikesTestCase: Lesson10TestCase {
         switch result {
         case .success(let count): return count
         case .failure(let error):
+            // A success thrown as a failure: code that takes only 201 Created (other APIs' answer to a write) for success.
+            if case .status(let status)? = error as? ThreadAPIError, (200...299).contains(status) {
+                throw fail("""
+                    \(exercise.function) threw \(Self.describe(error)): \(status) is a success. Firebase answers a write 200 OK \
+                    with the value stored (not 201 Created, as some APIs answer a write that creates): take every status in \
+                    200...299 for success. See LESSONS.md §10.3.
+                    The server received: \(TrafficReport(emulator).summary)
+                    """, file: file, line: line)
+            }
             throw fail("""
                 \(exercise.function) threw \(Self.describe(error)). The server received: \(TrafficReport(emulator).summary). \
                 See \(exercise.reference).

@@ -62,6 +62,16 @@ final class OlderPageTests: PagesTestCase {
         // room for `count` only.
         let before = try Self.messages(16...35)
         if !page.isEmpty, page.count < before.count, page.allSatisfy({ message in before.contains { $0.key == message.key } }) {
+            // Asked for enough (count + the 2 shown at #36's timestamp, or more) and still short: cut, then dropped.
+            if let limit = emulator.requests.last?.query["limitToLast"].flatMap({ Int($0) }), limit >= before.count + 2,
+               emulator.requests.count == 1 {
+                return XCTFail("""
+                    \(exercise.function) gave \(page.count) messages, \(Self.positions(page)), before #36…#55, though it asked \
+                    for limitToLast=\(limit), enough for the 20 before them (#16…#35) and the shown ones endAt brings back \
+                    (#36, #37): it cut the page to `count` before dropping the shown ones, so they took the place of older \
+                    messages. Drop them first, then keep the last `count` (filter, then suffix). See LESSONS.md §10.1.
+                    """)
+            }
             return XCTFail("""
                 \(exercise.function) gave \(page.count) messages, \(Self.positions(page)), before #36…#55; the 20 before them \
                 are #16…#35. A page that ends at the oldest shown message also brings back the shown ones there (#36, \
