@@ -140,6 +140,41 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         try checkSameThreads(controller.messageThreads, expected: try Self.expectedThreads(in: later), before: before)
     }
 
+    func test_fetchMessageThreads_twice_sortsTheNewListByTitleToo() throws {
+        try fetchSuccessfully(try Self.classDatabase(), setup: "a second fetch")
+        let before = controller.messageThreads
+        guard !before.isEmpty else {
+            throw fail("setup: a second fetch needs a first one that fills the list, but after a successful fetch of the class database `messageThreads` is empty. See LESSONS.md §4.5.")
+        }
+        let later = try Self.classDatabaseLater()
+        try fetchSuccessfully(later.database)
+        let expected = try Self.expectedThreads(in: later.database)
+        let fetched = controller.messageThreads
+        guard Set(fetched.map(\.identifier)) == Set(expected.map(\.identifier)), fetched.count == expected.count else {
+            throw fail("""
+                setup: checking the order after a second fetch needs the later database's \(expected.count) threads, \
+                each once, and `messageThreads` holds \(fetched.count) other or repeated ones; \
+                test_fetchMessageThreads_twice_replacesTheListInsteadOfMergingOrAppending says what is wrong.
+                """)
+        }
+        let oldIDs = Set(before.map(\.identifier))
+        let new = fetched.filter { !oldIDs.contains($0.identifier) }
+        let kept = fetched.filter { oldIDs.contains($0.identifier) }
+        let keptInOldOrder = before.map(\.identifier).filter { id in kept.contains { $0.identifier == id } }
+        if fetched.map(\.title) != expected.map(\.title), !new.isEmpty, kept.map(\.identifier) == keptInOldOrder,
+           fetched.map(\.identifier) == (kept + new).map(\.identifier) || fetched.map(\.identifier) == (new + kept).map(\.identifier) {
+            let place = fetched.first.map { oldIDs.contains($0.identifier) } ?? true ? "at the end" : "at the top"
+            throw fail("""
+                After a second fetch the thread that is new since the first, \(Self.list(new.map(\.title))), is \
+                \(place) of `messageThreads`, and the others stay in the first fetch's order: the new list was not \
+                sorted as a whole. Every successful fetch sorts all its threads by title with String's `<` — a thread \
+                added since belongs in its place among the others ("Added after…" right after "Accessibility"), not \
+                \(place). See LESSONS.md §4.2 and §4.5.
+                """)
+        }
+        try checkSortedByTitle(fetched, expected: expected)
+    }
+
     // MARK: The empty database
 
     func test_fetchMessageThreads_emptyDatabase_givesAnEmptyListAndNoError() throws {
@@ -392,6 +427,58 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
             The thread read back differs from the one written: fetched "\(fetched.title)" with \
             \(fetched.messages.map(\.text)), wrote "\(created.title)" with \(created.messages.map(\.text)). \
             See LESSONS.md §4.6.
+            """)
+    }
+
+    // MARK: Trying again after a failure
+
+    func test_fetchMessageThreads_afterARefusal_aSecondFetchSucceeds() throws {
+        emulator.inject(.permissionDenied)  // the first request only; the next is answered with the sample database
+        _ = try fetch()
+        emulator.clearRequests()
+        // The user pulls to refresh. Waited for by hand: a fetch that never starts is this test's subject.
+        let completed = Flag()
+        let lock = NSLock()
+        var secondError: Error?
+        controller.fetchMessageThreads { error in
+            if completed.setOnce() {
+                lock.lock(); secondError = error; lock.unlock()
+            }
+        }
+        let deadline = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
+        while !completed.isSet && emulator.requests.isEmpty && Date() < deadline {
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
+        }
+        if emulator.requests.isEmpty {
+            throw fail("""
+                After a fetch the server refused (401 Permission denied), fetchMessageThreads was called again (the \
+                user tries again) and \(completed.isSet ? "called its completion at once" : "did nothing at all"): it \
+                sent no request. The failed fetch left something behind that stops every later one — a flag such as \
+                `isFetching` or `isLoading`, set when a fetch starts and reset only on success. Whatever the start \
+                sets, every path out of the handler must undo (a `defer` at the top of the handler does it on all of \
+                them). See LESSONS.md §4.6.
+                """)
+        }
+        let answered = Date(timeIntervalSinceNow: emulator.latency + CompletionTimeouts.normal)
+        while !completed.isSet && Date() < answered {
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
+        }
+        guard completed.isSet else {
+            throw fail("""
+                After a fetch the server refused (401 Permission denied), fetchMessageThreads was called again: it \
+                sent \(emulator.requests.map(\.summary).joined(separator: "; ")), the server answered, and the \
+                completion was never called. The failed fetch left something behind that blocks the next one — a \
+                lock taken and not released on a failure path, a flag not reset. Undo on every path what the start \
+                set (`defer`). See LESSONS.md §4.6.
+                """)
+        }
+        settle()
+        lock.lock(); let error = secondError; lock.unlock()
+        try requireFetchSucceeded(error)
+        XCTAssertEqual(controller.messageThreads.map(\.identifier), [Self.sampleThreadID], """
+            After a fetch the server refused (401), a second fetch of the sample database succeeded, but \
+            `messageThreads` holds \(Self.list(controller.messageThreads.map(\.title))) instead of its one thread, \
+            "REST APIs". A failed fetch leaves nothing behind: the next one works as the first would. See LESSONS.md §4.6.
             """)
     }
 

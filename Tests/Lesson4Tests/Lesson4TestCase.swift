@@ -311,10 +311,13 @@ class Lesson4TestCase: LabTestCase {
                 """
         }
         if !request.hasJSONSuffix {
-            // The URL is `baseURL` itself: `.json` added too late (to a URLRequest changed after the task was made)?
+            // The URL is `baseURL` itself: `.json` added to a copy (a discarded result), or too late (to a URLRequest
+            // changed after the task was made)?
             let late = request.path == "/" ? """
-                 (If your code adds it to the request after making the data task: URLRequest is a struct, so the \
-                task keeps the copy it was given.)
+                 (`appendingPathExtension` returns a new URL and leaves the one it is called on as it was: use its \
+                result, `let url = baseURL.appendingPathExtension("json")`, or call the mutating \
+                `appendPathExtension` on a `var`. If your code adds it to the request after making the data task: \
+                URLRequest is a struct, so the task keeps the copy it was given.)
                 """ : ""
             return """
                 fetchMessageThreads sent \(request.summary): the URL \(request.url.absoluteString) lacks `.json`, so \
