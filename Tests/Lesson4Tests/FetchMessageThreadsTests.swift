@@ -123,11 +123,7 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
     // MARK: Replacing the list
 
     func test_fetchMessageThreads_twice_replacesTheListInsteadOfMergingOrAppending() throws {
-        try fetchSuccessfully(try Self.classDatabase(), setup: "a second fetch")
-        let before = controller.messageThreads
-        guard !before.isEmpty else {
-            throw fail("setup: a second fetch needs a first one that fills the list, but after a successful fetch of the class database `messageThreads` is empty. See LESSONS.md §4.5.")
-        }
+        let before = try fetchTheClassDatabaseFirst()
         let later = try Self.classDatabaseLater()
         try fetchSuccessfully(later.database)
         try checkSameThreads(controller.messageThreads, expected: try Self.expectedThreads(in: later.database), before: before)
@@ -141,11 +137,7 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
     }
 
     func test_fetchMessageThreads_twice_sortsTheNewListByTitleToo() throws {
-        try fetchSuccessfully(try Self.classDatabase(), setup: "a second fetch")
-        let before = controller.messageThreads
-        guard !before.isEmpty else {
-            throw fail("setup: a second fetch needs a first one that fills the list, but after a successful fetch of the class database `messageThreads` is empty. See LESSONS.md §4.5.")
-        }
+        let before = try fetchTheClassDatabaseFirst()
         let later = try Self.classDatabaseLater()
         try fetchSuccessfully(later.database)
         let expected = try Self.expectedThreads(in: later.database)
@@ -173,6 +165,16 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
                 """)
         }
         try checkSortedByTitle(fetched, expected: expected)
+    }
+
+    /// The class database fetched, the list it gave (never empty): where the "twice" tests start.
+    private func fetchTheClassDatabaseFirst() throws -> [MessageThread] {
+        try fetchSuccessfully(try Self.classDatabase(), setup: "a second fetch")
+        let before = controller.messageThreads
+        guard !before.isEmpty else {
+            throw fail("setup: a second fetch needs a first one that fills the list, but after a successful fetch of the class database `messageThreads` is empty. See LESSONS.md §4.5.")
+        }
+        return before
     }
 
     // MARK: The empty database
