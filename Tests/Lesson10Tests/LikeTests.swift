@@ -163,9 +163,10 @@ final class LikeTests: LikesTestCase {
         let now = Self.startingLikes + 2
         if retry.bodyJSON == .number(Double(now)) {
             return XCTFail("""
-                \(exercise.function) wrote \(now) after the 412, the count the 412 carried: that count does not hold this \
-                like (the write that would have added it was refused). Write the 412's count + 1 — code that adds the like \
-                once, before the first write (count = read + 1), must add it again to the count a 412 brings. \
+                \(exercise.function) wrote \(now) after the 412, whose body said the count is now \(now): that count does \
+                not hold this like (the write that would have added it was refused). Write the 412's count + 1 — code \
+                that adds the like once, before the first write (count = read + 1), must add it again to the count a \
+                412 brings, and code that guessed one more like than its own count must read the 412's body instead. \
                 See LESSONS.md §10.5.
                 \(retry.summary)
                 """)
