@@ -66,6 +66,11 @@ final class HTTPConnection {
             && socket.sendAll(Data([13, 10]))
     }
 
+    private func releaseReservedBody() {
+        bodyBudget.release(reservedBodyBytes)
+        reservedBodyBytes = 0
+    }
+
     private var isStopping: Bool {
         lock.lock()
         defer { lock.unlock() }
@@ -77,10 +82,7 @@ final class HTTPConnection {
     /// Reads, answers and reports one request; true when the connection stays open for another.
     private func serveOneRequest() -> Bool {
         guard input.awaitRequest(idle: limits.idleTimeout) else { return false }
-        defer {
-            bodyBudget.release(reservedBodyBytes)
-            reservedBodyBytes = 0
-        }
+        defer { releaseReservedBody() }  // a request abandoned mid-body
         let started = DispatchTime.now()
         let deadline = Deadline.after(limits.requestTimeout)
         let head: HTTPRequestHead
@@ -112,6 +114,9 @@ final class HTTPConnection {
         }
         let request = ServiceRequest(method: head.method, url: url, headers: head.headerDictionary, body: body)
         let processed = emulator.process(request, over: .socket)
+        // The emulator has taken the body: give its bytes back before answering, so a client that has read the
+        // answer finds the budget free (releasing after the write raced the next request: 503 instead of 200).
+        releaseReservedBody()
         if !awaitDelivery(of: processed) {
             if case .stream(let stream) = processed.reply { stream.cancel() }
             emulator.noteCancelled(processed.number)
@@ -250,6 +255,7 @@ final class HTTPConnection {
 
     /// Answers with `refusal`'s status and reason as plain text, then closes.
     private func refuse(_ refusal: HTTPRequestHead.Refusal, started: DispatchTime) -> Bool {
+        releaseReservedBody()  // the body is dropped, not kept: free its bytes before lingering
         let body = Data("\(HTTPResponseHead.reason(for: refusal.status)): \(refusal.reason).\n".utf8)
         var bytes = HTTPResponseHead.bytes(
             status: refusal.status, headers: ["Content-Type": "text/plain; charset=utf-8"],
