@@ -108,15 +108,8 @@ extension LabTestCase {
                 See \(exercise.reference).
                 """
         }
-        if let unsupported = holdsError(value, where: { ($0 as? URLError)?.code == .unsupportedURL }) {
-            let url = (unsupported as? URLError)?.failingURL.map { ": \($0.absoluteString)" } ?? ""
-            return """
-                \(exercise.function) called its completion without sending any request: URLSession refused the URL as \
-                unsupported (URLError(-1002)\(url)) — it has no scheme and host to send to. Text percent-encoded whole \
-                (`addingPercentEncoding(withAllowedCharacters: .urlHostAllowed)` encodes the `:` and every `/`) is such a \
-                URL: build the URL from the base URL (`appendingPathComponent`), and percent-encode only a value you put \
-                into it. See \(exercise.reference).
-                """
+        if let unsendable = holdsError(value, where: UnsendableURL.matches), let why = UnsendableURL.explanation(of: unsendable) {
+            return "\(exercise.function) called its completion (with \(describe(value))) without sending any request: \(why) See \(exercise.reference)."
         }
         return """
             \(exercise.function) called its completion (with \(describe(value))) without sending any request: nothing \

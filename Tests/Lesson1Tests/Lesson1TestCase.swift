@@ -149,7 +149,7 @@ class Lesson1TestCase: LabTestCase {
             RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.1))
             let traffic = TrafficReport(emulator)
             if emulator.requests.count == requestsBefore, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty {
-                throw fail(Self.badURLNote(exercise, first.error) ?? Self.calledWithoutRequest(exercise, value: first.error), file: file, line: line)
+                throw fail(Self.calledWithoutRequest(exercise, value: first.error), file: file, line: line)
             }
             if let took = blockingTime(of: start) {
                 throw fail(Self.waitedForTheAnswer(exercise, first.error, fromInside: true, latency: 0.3, took: took), file: file, line: line)
@@ -181,15 +181,10 @@ class Lesson1TestCase: LabTestCase {
         let traffic = TrafficReport(emulator)
         if traffic.received.isEmpty, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty,
            let error = value, Self.isURLError(error) {
-            if Self.isURLError(error, .unsupportedURL) || Self.isURLError(error, .badURL) {
-                // A URL URLSession cannot send at all (no scheme or host): it never reached any session's protocol.
+            if let why = UnsendableURL.explanation(of: error) {  // it never reached any session's protocol
                 throw fail("""
                     No request reached the emulator, and \(exercise.function)'s completion got \(Self.describe(error)) \
-                    from the data task: URLSession found nowhere to send the URL — it has no scheme and host \
-                    (`https://…`). A string of the path alone makes such a URL: `URL(string: "<id>.json")` is relative \
-                    to nothing, and `baseURL.path` is only the path ("/"), without the scheme and the host. Build the URL \
-                    from `baseURL` itself: `baseURL.appendingPathComponent(…).appendingPathExtension("json")`. \
-                    See LESSONS.md §1.2.
+                    from the data task: \(why) See LESSONS.md §1.2.
                     """, file: file, line: line)
             }
             // Nothing reached the emulator or the kit's tripwires, yet a URLSession answered: a session of the
@@ -403,19 +398,6 @@ class Lesson1TestCase: LabTestCase {
             Any status in 200...299 is a success, not only 200: only a status outside 200...299 is an HTTPStatusError. \
             Requests: \(TrafficReport(emulator).summary). See LESSONS.md §1.5.
             """, file: file, line: line)
-    }
-
-    /// For a function that gave up before sending with URLError(.badURL) or (.unsupportedURL): the code could not
-    /// build its URL (URLComponents' `url`, `URL(string:)`, both nil on a path they cannot take); nil for other errors.
-    static func badURLNote(_ exercise: Exercise, _ error: Error?) -> String? {
-        guard isURLError(error, .badURL) || isURLError(error, .unsupportedURL) else { return nil }
-        return """
-            \(exercise.function) called its completion with \(describe(error)) — a bad URL — without sending any request: \
-            your code could not build its URL and gave up. With URLComponents, `url` is nil when the components have a \
-            host and a `path` that does not start with "/": write `components.path = "/" + …` (the path is the whole \
-            path, from the root). `URL(string:)` is nil for text that is no URL (a space in it, say). \
-            `baseURL.appendingPathComponent(…).appendingPathExtension("json")` cannot fail. See LESSONS.md §1.2.
-            """
     }
 
     /// 299, the last status of 2xx, with a text body: a success, which a check written `200..<299` (the half-open
