@@ -374,8 +374,7 @@ final class RunawayStop: URLSessionConfiguration, @unchecked Sendable, DefaultIn
 
     override func copy(with zone: NSZone? = nil) -> Any {
         if Task.isCancelled {
-            let made = (madeWhileCancelled.get() ?? 0) + 1
-            madeWhileCancelled.set(made)
+            let made = madeWhileCancelled.update(startingFrom: 0) { $0 += 1 }
             while made > Self.limit { sleep(3600) }
         }
         return super.copy(with: zone)
