@@ -67,6 +67,20 @@ final class MessagesTests: Lesson7TestCase {
         if let wrong = FetchRoomsTests.wrongAuthorization(request, for: Self.ada) { XCTFail("fetchMessages: \(wrong) See LESSONS.md §7.2.") }
     }
 
+    /// An over-defensive "remove duplicates" through a Dictionary keyed by id: twelve messages come as the
+    /// server sends them, oldest first. (Two messages come in the right order by chance half the time; twelve almost
+    /// never.)
+    func test_fetchMessages_manyMessages_comeOldestFirst() throws {
+        seedTwoRooms(adaInRandom: true)
+        for number in 1...12 { emulator.seedMessage("Message \(number)", in: 1, from: number % 2 == 0 ? "grace" : "ada") }
+        let fetched = try requireSuccess(try fetchMessages(1), of: Self.fetchMessages)
+        XCTAssertEqual(fetched.map(\.id), messages(in: 1).map(\.id), """
+            fetchMessages(inRoom: 1) gave message ids \(fetched.map(\.id)); room 1 holds \(messages(in: 1).map(\.id)), \
+            which the server sends oldest first: pass them on in that order. A Dictionary or a Set on the way (to drop \
+            duplicates, say) has no order — and a different one on each run. See LESSONS.md §7.5.
+            """)
+    }
+
     func test_fetchMessages_givesTheRoomsMessagesAsModelValues() throws {
         seedConversation()
         let fetched = try requireSuccess(try fetchMessages(1), of: Self.fetchMessages)
@@ -80,20 +94,6 @@ final class MessagesTests: Lesson7TestCase {
         XCTAssertEqual(fetched, messages(in: 1), """
             fetchMessages(inRoom: 1) gave \(fetched); room 1 holds \(messages(in: 1)) (every field, sentAt decoded \
             from ISO 8601), oldest first. See LESSONS.md §7.5.
-            """)
-    }
-
-    /// An over-defensive "remove duplicates" through a Dictionary keyed by id: twelve messages come as the
-    /// server sends them, oldest first. (Two messages come in the right order by chance half the time; twelve almost
-    /// never.)
-    func test_fetchMessages_manyMessages_comeOldestFirst() throws {
-        seedTwoRooms(adaInRandom: true)
-        for number in 1...12 { emulator.seedMessage("Message \(number)", in: 1, from: number % 2 == 0 ? "grace" : "ada") }
-        let fetched = try requireSuccess(try fetchMessages(1), of: Self.fetchMessages)
-        XCTAssertEqual(fetched.map(\.id), messages(in: 1).map(\.id), """
-            fetchMessages(inRoom: 1) gave message ids \(fetched.map(\.id)); room 1 holds \(messages(in: 1).map(\.id)), \
-            which the server sends oldest first: pass them on in that order. A Dictionary or a Set on the way (to drop \
-            duplicates, say) has no order — and a different one on each run. See LESSONS.md §7.5.
             """)
     }
 
