@@ -230,7 +230,8 @@ final class CancelRequestTests: Lesson7TestCase {
         try cancel(ids[3], on: service)
         guard eventually(within: 2, { logs.dropLast().allSatisfy { !$0.calls.isEmpty } }) else {
             throw fail("""
-                setup: forgetting finished calls needs three fetchRooms calls that end, and                 \(logs.dropLast().filter { $0.calls.isEmpty }.count) of them called neither closure within 2 s. \
+                setup: forgetting finished calls needs three fetchRooms calls that end, and \
+                \(logs.dropLast().filter { $0.calls.isEmpty }.count) of them called neither closure within 2 s. \
                 See \(Self.fetchRooms.reference).
                 """)
         }
@@ -253,10 +254,16 @@ final class CancelRequestTests: Lesson7TestCase {
         let keptFailed = session.tasksMade.dropFirst(answered).filter { !$0.isGone }.count
         // Issue 20 (the task forgotten only on the success path).
         let onlyFailed = keptFailed > 0 && kept == keptFailed
+        // The cancelled call's task alone (cancelRequest only cancels, and the handler returns on URLError.cancelled
+        // before the line that forgets it).
+        let onlyCancelled = kept == 1 && tasks.count > 3 && session.tasksMade[3].task != nil
+        let which = onlyFailed ? ": those of the calls that failed" : onlyCancelled ? ": the cancelled call's task" : ""
+        let why = onlyFailed ? "a task is forgotten only when its call succeeds"
+            : onlyCancelled ? "a cancelled call's task is never forgotten — cancelRequest only cancels it, and the handler returns silently before forgetting it"
+            : "a finished call's task is never forgotten"
         XCTAssertEqual(kept, 0, """
             Six fetchRooms calls ended (three answered, one cancelled, two failed with 500), and the service still \
-            holds \(kept) of their \(tasks.count) URLSessionTasks\(onlyFailed ? ": those of the calls that failed" : ""): \
-            \(onlyFailed ? "a task is forgotten only when its call succeeds" : "a finished call's task is never forgotten"), \
+            holds \(kept) of their \(tasks.count) URLSessionTasks\(which): \(why), \
             so the service grows with every call it ever made. Remove a call's task from the tasks by id when it \
             finishes — first thing in the completion handler, before any path returns, failure paths too — and when \
             cancelRequest cancels it. See LESSONS.md §7.6.

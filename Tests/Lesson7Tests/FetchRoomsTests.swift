@@ -34,6 +34,25 @@ final class FetchRoomsTests: Lesson7TestCase {
             """)
     }
 
+    /// The course's server is https://chatcave.example/api/: a base URL with a path of its own, kept in every URL.
+    /// (`components.path = "/rooms"` and `URL(string: "/rooms", relativeTo: baseURL)` replace it; the emulator, at
+    /// its host's root, shows that only when the base URL has a path.) The emulator knows no /api/ path: it answers
+    /// 404, and only where the request went is checked.
+    func test_fetchRooms_baseURLWithAPath_keepsThatPath() throws {
+        let base = URL(string: "api/", relativeTo: emulator.baseURL)!.absoluteURL
+        let service = ChatCaveService(baseURL: base, session: emulator.session, credentials: Self.ada)
+        _ = try fetchRooms(with: service)
+        let request = try onlyRequest(from: exercise)
+        XCTAssertEqual(request.path, "/api/rooms", """
+            With baseURL \(base.absoluteString), fetchRooms sent \(request.summary); the rooms are at \
+            \(base.absoluteString)rooms. The course's server has a path of its own too \
+            (\(ChatCaveService.chatCaveURL.absoluteString)): build every URL under baseURL, adding to its path. A path \
+            that starts with "/" — `components.path = "/rooms"`, or URL(string: "/rooms", relativeTo: baseURL) — \
+            replaces the base URL's path instead; baseURL.appendingPathComponent("rooms") (or appending(path:)) adds \
+            to it. See LESSONS.md §7.3.
+            """)
+    }
+
     /// Issue 20 (the call made synchronous — resume(), then a semaphore or DispatchGroup wait for the handler, as
     /// answers on the web show): fetchRooms returns while its answer is still on its way. The emulator holds the
     /// answer, so nothing depends on timing.
@@ -89,6 +108,22 @@ final class FetchRoomsTests: Lesson7TestCase {
                 """)
         }
         if let wrong = Self.wrongAuthorization(request, for: long) { return XCTFail("fetchRooms: \(wrong) See LESSONS.md §7.2.") }
+        _ = try requireSuccess(outcome, of: exercise)
+    }
+
+    /// Basic's token is the base64 of user:password's UTF-8 bytes (RFC 7617), for every name. ISO Latin 1 bytes
+    /// (`.data(using: .isoLatin1)`, in real code) or credentials percent-encoded first sign in only while they are ASCII.
+    func test_fetchRooms_credentialsBeyondASCII_signInWithTheirUTF8() throws {
+        let zoe = Credentials(user: "zoë", password: "crème-brûlée")
+        emulator.invalidate()
+        emulator = ChatCaveEmulator(users: [zoe.user: zoe.password])
+        emulator.latency = Self.latency
+        let service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: zoe)
+        let outcome = try fetchRooms(with: service)
+        let request = try onlyRequest(from: exercise)
+        if let wrong = Self.wrongAuthorization(request, for: zoe) {
+            return XCTFail("fetchRooms, signed in as \(zoe.user) with password \(zoe.password): \(wrong) See LESSONS.md §7.2.")
+        }
         _ = try requireSuccess(outcome, of: exercise)
     }
 
@@ -251,8 +286,17 @@ final class FetchRoomsTests: Lesson7TestCase {
                 return "the Authorization header is \"\(header)\": the base64 of \"\(expected)\" without its `=` padding (or in the URL-safe alphabet, - and _): that is base64url, JWT's. Basic authentication uses standard base64, padding included: base64EncodedString() as it is."
             }
         }
+        // `.data(using: .isoLatin1)` in real code: right for ASCII credentials only.
+        if let data = Data(base64Encoded: parts[1]), String(data: data, encoding: .utf8) == nil,
+           String(data: data, encoding: .isoLatin1) == expected {
+            return "the Authorization header carries the base64 of \"\(expected)\" in ISO Latin 1 bytes (.data(using: .isoLatin1)), not UTF-8: Basic authentication's token is the base64 of the UTF-8 bytes — Data(\"user:password\".utf8).base64EncodedString() — or every name beyond ASCII is refused."
+        }
         guard let data = Data(base64Encoded: parts[1]), let decoded = String(data: data, encoding: .utf8) else {
             return "the Authorization header is \"\(header)\", but \"\(parts[1])\" is not base64: encode the UTF-8 bytes of \"\(expected)\" with base64EncodedString()."
+        }
+        // User and password percent-encoded first, a habit from putting them in a URL.
+        if decoded != expected, decoded.removingPercentEncoding == expected {
+            return "the Authorization header carries the base64 of \"\(decoded)\": the user name and password were percent-encoded first. Basic authentication takes them as they are — the base64 of the UTF-8 bytes of \"\(expected)\"; percent-encoding is for URLs, and credentials stay out of URLs."
         }
         guard decoded == expected else {
             return "the Authorization header carries the base64 of \"\(decoded)\"; it must be the base64 of \"\(expected)\" — user, a colon, password."

@@ -67,6 +67,20 @@ final class MessagesTests: Lesson7TestCase {
         if let wrong = FetchRoomsTests.wrongAuthorization(request, for: Self.ada) { XCTFail("fetchMessages: \(wrong) See LESSONS.md §7.2.") }
     }
 
+    /// An over-defensive "remove duplicates" through a Dictionary keyed by id: twelve messages come as the
+    /// server sends them, oldest first. (Two messages come in the right order by chance half the time; twelve almost
+    /// never.)
+    func test_fetchMessages_manyMessages_comeOldestFirst() throws {
+        seedTwoRooms(adaInRandom: true)
+        for number in 1...12 { emulator.seedMessage("Message \(number)", in: 1, from: number % 2 == 0 ? "grace" : "ada") }
+        let fetched = try requireSuccess(try fetchMessages(1), of: Self.fetchMessages)
+        XCTAssertEqual(fetched.map(\.id), messages(in: 1).map(\.id), """
+            fetchMessages(inRoom: 1) gave message ids \(fetched.map(\.id)); room 1 holds \(messages(in: 1).map(\.id)), \
+            which the server sends oldest first: pass them on in that order. A Dictionary or a Set on the way (to drop \
+            duplicates, say) has no order — and a different one on each run. See LESSONS.md §7.5.
+            """)
+    }
+
     func test_fetchMessages_givesTheRoomsMessagesAsModelValues() throws {
         seedConversation()
         let fetched = try requireSuccess(try fetchMessages(1), of: Self.fetchMessages)
@@ -120,7 +134,12 @@ final class MessagesTests: Lesson7TestCase {
                 """)
         }
         let fetched = try requireSuccess(outcome, of: Self.fetchNewMessages)
-        XCTAssertEqual(fetched, messages(in: 1), "The first poll of room 1 should give all its messages, \(messages(in: 1)); it gave \(fetched). See LESSONS.md §7.5.")
+        // The signed-in user's own messages left out, "the app shows what I posted already".
+        let others = messages(in: 1).filter { $0.userID != Self.ada.user }
+        let own = fetched != messages(in: 1) && fetched == others
+            ? " It left out ada's own messages: a poll brings every new message, your own messages too (posted from another device, or before the app started)."
+            : ""
+        XCTAssertEqual(fetched, messages(in: 1), "The first poll of room 1 should give all its messages, \(messages(in: 1)); it gave \(fetched).\(own) See LESSONS.md §7.5.")
     }
 
     /// Issue 20 (the newest ids in a `static var` of an extension — the compiler refuses a stored instance property
@@ -375,5 +394,20 @@ final class MessagesTests: Lesson7TestCase {
                 \(outcome.described). See LESSONS.md §7.5.
                 """)
         }
+    }
+
+    /// One URLRequest kept in the service and changed for each call: a GET after a POST carries no body.
+    func test_fetchMessages_afterPosting_sendsNoBody() throws {
+        seedConversation()
+        _ = try requireSuccess(try postMessage("Hello from Swift", in: 2), of: Self.postMessage)
+        emulator.clearRequests()
+        _ = try fetchMessages(2)
+        let request = try onlyRequest(from: Self.fetchMessages)
+        XCTAssertNil(request.body, """
+            After postMessage, fetchMessages(inRoom: 2) sent \(request.summary) with the body \
+            \(request.bodyText.map { $0.debugDescription } ?? "bytes"): a GET has no body. Build a new URLRequest for each call; one \
+            kept in the service and changed for each keeps what the last call set (the POST's body and Content-Type). \
+            URLRequest is a value: a copy is the call's own, and changing it changes no other. See LESSONS.md §7.3.
+            """)
     }
 }
