@@ -285,6 +285,9 @@ final class EventStreamParserTests: Lesson8TestCase {
         if (dataDiffers && got.data == String(expected.data.dropFirst())) || (nameDiffers && got.name == String(expected.name.dropFirst())) {
             return "a value's first character is missing: the space after the colon is optional, so drop it only when it is there."
         }
+        if (dataDiffers && got.data == String(expected.data.dropLast())) || (nameDiffers && got.name == String(expected.name.dropLast())) {
+            return "a value's last character is missing: drop the last byte of a line only when it is a \\r (of \\r\\n) — a line that ends in a plain \\n, as Firebase's do, has none to drop."
+        }
         if got.data.hasSuffix("\r") || got.name.hasSuffix("\r") {
             return "a \\r is left at the end of a line's text: it belongs to the \\r\\n line ending — drop a \\r just before \\n."
         }
