@@ -228,19 +228,6 @@ final class ForumModelTests: Lesson8TestCase {
             """)
     }
 
-    /// A multi-path update at the messages' root (a client writing with PATCH) into a thread that has none yet:
-    /// Firebase sends a patch at "/" while the model holds null.
-    func test_aPatch_inAnEmptyThread_addsItsMessages() throws {
-        var model = ForumModel()
-        try apply(Self.event("put", "/", "null"), to: &model)
-        let first = ForumMessage(key: "-NsA2Ff5fF5fFf5fF5fF", text: "Patched into an empty thread", sender: "Hal", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_075))
-        try apply(Self.event("patch", "/", #"{"\#(first.key)":\#(Self.json(first))}"#), to: &model)
-        try expect(model, [first], after: "a snapshot of null (an empty thread), then a patch at \"/\" adding its first message", mistake: """
-            An empty thread (null) can be patched too: a patch writes each child at its path plus the child's key, \
-            making the object on the way — it is not only for changing what is already there.
-            """)
-    }
-
     func test_aPutAtAField_changesThatFieldOnly() throws {
         var model = try modelWithSnapshot()
         let (key, expected) = try forum(withTextOf: "Ana", changedTo: "Edited")
@@ -360,6 +347,19 @@ final class ForumModelTests: Lesson8TestCase {
                    after: "a patch at \"/\(new.key)\", a key not there yet, of a whole message", mistake: """
             A patch (or put) may write below a key that does not exist yet: make the object on the way, as Firebase \
             does, rather than skipping the write.
+            """)
+    }
+
+    /// A multi-path update at the messages' root (a client writing with PATCH) into a thread that has none yet:
+    /// Firebase sends a patch at "/" while the model holds null.
+    func test_aPatch_inAnEmptyThread_addsItsMessages() throws {
+        var model = ForumModel()
+        try apply(Self.event("put", "/", "null"), to: &model)
+        let first = ForumMessage(key: "-NsA2Ff5fF5fFf5fF5fF", text: "Patched into an empty thread", sender: "Hal", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_075))
+        try apply(Self.event("patch", "/", #"{"\#(first.key)":\#(Self.json(first))}"#), to: &model)
+        try expect(model, [first], after: "a snapshot of null (an empty thread), then a patch at \"/\" adding its first message", mistake: """
+            An empty thread (null) can be patched too: a patch writes each child at its path plus the child's key, \
+            making the object on the way — it is not only for changing what is already there.
             """)
     }
 
