@@ -59,7 +59,7 @@ final class EventStreamParserTests: Lesson8TestCase {
         } else if got.count < expected.count, let input = input, Self.handsOnAtTheNextEvent(input, expected: expected) {
             diagnosis = "an event was handed on only when the next `event:` line came, not at its own blank line: the stream's last event waited for one that never comes. A blank line ends an event; hand it on there."
         } else if got.isEmpty, !expected.isEmpty, Self.findsNoEventAtAll() {
-            diagnosis = #"no event at all, not even from "event: put\ndata: 1\n\n": a blank line never ended an event. An empty line is the end of the event — `split(separator:)` drops empty lines unless you pass omittingEmptySubsequences: false."#
+            diagnosis = #"no event at all, not even from "event: put\ndata: 1\n\n": a blank line never ended an event. An empty line is the end of the event — `split(separator:)` drops empty lines unless you pass omittingEmptySubsequences: false. Or the event was forgotten before its blank line: a `defer { name = ""; … }` at the top of a function runs each time it returns — after every line, not only after the blank one."#
         } else if got.count < expected.count {
             diagnosis = "events were lost or merged: keep the bytes of an unfinished line (and an unfinished event) for the next piece, and end an event only at a blank line (an empty line, also when it ends in \\r\\n)."
         } else if got.count > expected.count, let input = input, Self.crlfTrap(input, expected: expected) {
@@ -284,6 +284,9 @@ final class EventStreamParserTests: Lesson8TestCase {
         }
         if (dataDiffers && got.data == String(expected.data.dropFirst())) || (nameDiffers && got.name == String(expected.name.dropFirst())) {
             return "a value's first character is missing: the space after the colon is optional, so drop it only when it is there."
+        }
+        if (dataDiffers && got.data == String(expected.data.dropLast())) || (nameDiffers && got.name == String(expected.name.dropLast())) {
+            return "a value's last character is missing: drop the last byte of a line only when it is a \\r (of \\r\\n) — a line that ends in a plain \\n, as Firebase's do, has none to drop."
         }
         if got.data.hasSuffix("\r") || got.name.hasSuffix("\r") {
             return "a \\r is left at the end of a line's text: it belongs to the \\r\\n line ending — drop a \\r just before \\n."

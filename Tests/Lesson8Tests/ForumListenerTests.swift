@@ -34,7 +34,15 @@ final class ForumListenerTests: ListenerTestCase {
         let stream = try startListening()
         send([try snapshot()], on: stream)
         let got = try update(1, after: "the snapshot (a put at \"/\" of five messages)")
-        XCTAssertEqual(got, try Self.forumMessages(), """
+        let forum = try Self.forumMessages()
+        if got != forum, got == forum.reversed() {
+            throw fail("""
+                After the snapshot, onUpdate got the five messages newest first: \(Self.describe(got)). Pass \
+                model.messages on as it is, oldest first — the order the contract gives the app; how to show them (a \
+                chat's newest at the bottom or at the top) is the app's choice. See \(Self.listener.reference).
+                """)
+        }
+        XCTAssertEqual(got, forum, """
             After the snapshot, onUpdate got \(Self.describe(got)). The first event is the whole thread: apply it to \
             the model and pass model.messages on. See \(Self.listener.reference).
             """)
@@ -86,6 +94,14 @@ final class ForumListenerTests: ListenerTestCase {
         Thread.sleep(forTimeInterval: 0.3)
         _ = try update(3, after: "two events in one piece")
         let updates = received.updates
+        if updates[1] == [edited[0]] {
+            throw fail("""
+                Two events that each edit one message came in one piece, and the first update after them holds only \
+                the message that changed, \(Self.describe(updates[1])): onUpdate gets the whole thread every time — \
+                model.messages, every message, oldest first — not what changed since the last update (the app shows \
+                the list it is given). See \(Self.listener.reference).
+                """)
+        }
         if updates[1].count < forum.count {
             throw fail("""
                 Two events that each edit one message came in one piece, and the first update after them holds \
@@ -148,7 +164,10 @@ final class ForumListenerTests: ListenerTestCase {
         let forum = try Self.forumMessages()
         send([Self.event("put", "/\(forum[0].key)", "null"), Self.cancel], on: stream)
         let error = try end(after: "a put and a `cancel` in one piece", cause: Self.modelErrorEnds)
-        XCTAssertEqual(error as? ForumStreamError, .cancelled, "After a put and a `cancel`, onEnd got \(error); expected ForumStreamError.cancelled. See \(Self.listener.reference).")
+        XCTAssertEqual(error as? ForumStreamError, .cancelled, """
+            After a put and a `cancel`, onEnd got \(error); expected ForumStreamError.cancelled: the error apply(_:) \
+            threw is why the stream ended — pass it to onEnd as it is, not an error of your own. See \(Self.listener.reference).
+            """)
         let calls = received!
         _ = Self.waitUntil({ calls.updates.count >= 2 }, timeout: 0.5)
         XCTAssertEqual(calls.updates.count, 2, """
@@ -158,6 +177,27 @@ final class ForumListenerTests: ListenerTestCase {
             """)
         if calls.updates.count >= 2 {
             XCTAssertEqual(calls.updates[1], Array(forum.dropFirst()), "The put before the `cancel` deleted one message; the update should show the other four. See \(Self.listener.reference).")
+        }
+    }
+
+    /// The end is the last thing the app hears: a put before a `cancel` in the same piece reaches the app before the
+    /// end, on whatever queue the listener reports. (The main thread sleeps while the piece is read, as in the test of
+    /// two events in one piece: an update handed to the main queue then waits, and an end reported at once overtook it.)
+    func test_theEnd_comesAfterTheUpdatesBeforeIt() throws {
+        let stream = try listeningWithSnapshot()
+        let forum = try Self.forumMessages()
+        send([Self.event("put", "/\(forum[0].key)", "null"), Self.cancel], on: stream)
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = try end(after: "a put and a `cancel` in one piece", cause: Self.modelErrorEnds)
+        let calls = received!
+        _ = Self.waitUntil({ calls.updates.count >= 2 }, timeout: 0.5)
+        if calls.updates.count >= 2, let before = calls.updatesBeforeEachEnd.first, before < 2 {
+            throw fail("""
+                A put and then a `cancel` came in one piece, and onEnd was called before the put's update: the app \
+                heard the stream was over (and may have stopped the listener), then got an update. Report in the order \
+                of the events: when you hand the updates to a queue (DispatchQueue.main, the main actor), hand the end \
+                to the same queue too — not straight from the delegate queue. See \(Self.listener.reference).
+                """)
         }
     }
 

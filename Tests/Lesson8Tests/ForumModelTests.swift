@@ -101,6 +101,21 @@ final class ForumModelTests: Lesson8TestCase {
             """, file: file, line: line)
     }
 
+    /// Fails naming the timestamps when `got` holds `expected`'s messages, in its order, with every timestamp wrong: read
+    /// in another unit or from another epoch (milliseconds since 1970, Firebase's ServerValue.TIMESTAMP, say).
+    private func requireTimestampsAsSecondsSince2001(_ got: [ForumMessage], _ expected: [ForumMessage], after what: String,
+                                                     file: StaticString = #filePath, line: UInt = #line) throws {
+        guard !got.isEmpty, got.count == expected.count, zip(got, expected).allSatisfy({
+            $0.key == $1.key && $0.text == $1.text && $0.sender == $1.sender && $0.timestamp != $1.timestamp
+        }) else { return }
+        throw fail("""
+            After \(what), every timestamp is wrong: \(Self.describe([got[0]])), expected \(Self.describe([expected[0]])). \
+            The thread's timestamps are seconds since 1 January 2001, as a Double (JSONEncoder's default for a Date): \
+            Date(timeIntervalSinceReferenceDate: seconds), which ForumMessage(key:json:) does for you — not Unix time, \
+            not milliseconds (.millisecondsSince1970 is Firebase's ServerValue.TIMESTAMP; this thread's are not). See \(Self.model.reference).
+            """, file: file, line: line)
+    }
+
     /// Fails naming `mistake` unless `model.messages` is `expected`.
     private func expect(_ model: ForumModel, _ expected: [ForumMessage], after what: String, mistake: String,
                         file: StaticString = #filePath, line: UInt = #line) throws {
@@ -120,6 +135,7 @@ final class ForumModelTests: Lesson8TestCase {
                 an Int (`intValue`, `Int(…)`). See \(Self.model.reference).
                 """, file: file, line: line)
         }
+        try requireTimestampsAsSecondsSince2001(got, expected, after: what, file: file, line: line)
         let missing = expected.filter { !got.contains($0) }
         if !missing.isEmpty, missing.allSatisfy({ $0.timestamp.timeIntervalSinceReferenceDate.rounded() != $0.timestamp.timeIntervalSinceReferenceDate }),
            got == expected.filter({ got.contains($0) }) {
@@ -156,7 +172,7 @@ final class ForumModelTests: Lesson8TestCase {
             try requireOldestFirst(got, expected, after: "the snapshot")
         }
         let keptNothing = got.isEmpty
-            ? " Nothing was kept at all: apply(_:) must change the model itself — a copy changed (`var tree = self.tree`, a struct or Dictionary is a value) is lost unless you store it back."
+            ? " Nothing was kept at all: apply(_:) must change the model itself — a copy changed (`var tree = self.tree`, a struct or Dictionary is a value) is lost unless you store it back. Or messages left every entry out: build each with ForumMessage(key:json:), which reads the timestamp as the number it is (seconds since 2001: a Codable Date decoded with .iso8601 expects text, and `try?` hides the failure)."
             : ""
         try expect(model, expected, after: "the snapshot (a put at \"/\" of five messages)",
                    mistake: "The first event, a put at \"/\", is the whole data at the listened location: the initial snapshot." + keptNothing)
@@ -289,6 +305,14 @@ final class ForumModelTests: Lesson8TestCase {
         let forum = try Self.forumMessages()
         let rewritten = forum[1]
         try apply(Self.event("patch", "/", #"{"\#(rewritten.key)":{"text":"Only a text now"}}"#), to: &model)
+        if model.messages.isEmpty {
+            throw fail("""
+                After a patch that left one message a text alone (no sender, no timestamp), messages is empty: the other \
+                four messages went with it. An entry that is no whole message is left out on its own — build each message \
+                on its own (ForumMessage(key:json:) for each entry; decoding the whole object at once, as [String: Message], \
+                fails for every message when one entry is not a message). See \(Self.model.reference).
+                """)
+        }
         if let shown = model.messages.first(where: { $0.key == rewritten.key && $0.text == "Only a text now" }), shown.sender != rewritten.sender {
             throw fail("""
                 After a patch that left one message a text alone (no sender, no timestamp), messages still shows it, as \
@@ -323,6 +347,19 @@ final class ForumModelTests: Lesson8TestCase {
                    after: "a patch at \"/\(new.key)\", a key not there yet, of a whole message", mistake: """
             A patch (or put) may write below a key that does not exist yet: make the object on the way, as Firebase \
             does, rather than skipping the write.
+            """)
+    }
+
+    /// A multi-path update at the messages' root (a client writing with PATCH) into a thread that has none yet:
+    /// Firebase sends a patch at "/" while the model holds null.
+    func test_aPatch_inAnEmptyThread_addsItsMessages() throws {
+        var model = ForumModel()
+        try apply(Self.event("put", "/", "null"), to: &model)
+        let first = ForumMessage(key: "-NsA2Ff5fF5fFf5fF5fF", text: "Patched into an empty thread", sender: "Hal", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_075))
+        try apply(Self.event("patch", "/", #"{"\#(first.key)":\#(Self.json(first))}"#), to: &model)
+        try expect(model, [first], after: "a snapshot of null (an empty thread), then a patch at \"/\" adding its first message", mistake: """
+            An empty thread (null) can be patched too: a patch writes each child at its path plus the child's key, \
+            making the object on the way — it is not only for changing what is already there.
             """)
     }
 

@@ -186,10 +186,27 @@ class ListenerTestCase: Lesson8TestCase {
     func end(after what: String, cause: String = "", file: StaticString = #filePath, line: UInt = #line) throws -> Error {
         let calls = received!
         guard Self.waitUntil({ !calls.ends.isEmpty }), let error = calls.ends.first else {
+            if delegateQueueIsStuck() {
+                throw fail("""
+                    After \(what), onEnd was not called within \(Int(Self.wait)) s, and the listener's delegate queue is \
+                    stuck: a delegate method never returned, so nothing more can come. Most often a lock taken twice on \
+                    one thread — NSLock is not recursive: a delegate method that holds the lock and then calls end() (or \
+                    stop()), which takes it again, waits for itself. Let go of the lock before you call anything that \
+                    takes it. See \(Self.listener.reference).
+                    """, file: file, line: line)
+            }
             throw fail("After \(what), onEnd was not called within \(Int(Self.wait)) s.\(cause.isEmpty ? "" : " " + cause) See \(Self.listener.reference).",
                        file: file, line: line)
         }
         return error
+    }
+
+    /// Whether the listener's delegate queue runs no more work: an operation added to it has not run 0.5 s later.
+    /// (A listener whose session made a queue of its own leaves this one idle: then it is not stuck.)
+    func delegateQueueIsStuck() -> Bool {
+        let ran = Flag()
+        listener.delegateQueue.addOperation { ran.set() }
+        return !Self.waitUntil({ ran.isSet }, timeout: 0.5)
     }
 
     /// Why a `cancel` or `auth_revoked` event did not reach onEnd, most often.
@@ -230,6 +247,7 @@ final class ListenerCalls: @unchecked Sendable {
     private let lock = NSLock()
     private var updateList: [[ForumMessage]] = []
     private var endList: [Error] = []
+    private var updatesAtEnd: [Int] = []
     private var running = 0
     private var mostAtOnce = 0
     private var slowness: TimeInterval = 0
@@ -263,12 +281,15 @@ final class ListenerCalls: @unchecked Sendable {
     func end(_ error: Error) {
         lock.lock()
         endList.append(error)
+        updatesAtEnd.append(updateList.count)
         let afterEnd = self.afterEnd
         lock.unlock()
         afterEnd?()
     }
     var updates: [[ForumMessage]] { lock.lock(); defer { lock.unlock() }; return updateList }
     var ends: [Error] { lock.lock(); defer { lock.unlock() }; return endList }
+    /// How many updates the app had when each onEnd came.
+    var updatesBeforeEachEnd: [Int] { lock.lock(); defer { lock.unlock() }; return updatesAtEnd }
 }
 
 /// Linux's URLSession turns a request's `timeoutInterval` into whole milliseconds (`Int(timeoutInterval) * 1000`)
