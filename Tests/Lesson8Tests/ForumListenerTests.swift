@@ -453,14 +453,9 @@ final class ForumListenerTests: ListenerTestCase {
     /// it. The test calls that method itself with the stream's own task and a 200, and waits for `.allow`.
     func test_aStreamThatOpens_isLetGoOn_withAllow() throws {
         try startListening()
-        let lock = NSLock(), answered = Flag()
-        var tasks: [URLSessionTask] = [], dispositions: [URLSession.ResponseDisposition] = []
-        listener.session.getAllTasks { all in
-            lock.lock(); tasks = all; lock.unlock()
-            answered.set()
-        }
-        _ = Self.waitUntil { answered.isSet }
-        lock.lock(); let task = tasks.compactMap { $0 as? URLSessionDataTask }.first; lock.unlock()
+        let lock = NSLock()
+        var dispositions: [URLSession.ResponseDisposition] = []
+        let task = Self.allTasks(of: listener.session).compactMap { $0 as? URLSessionDataTask }.first
         guard let task = task, let url = task.originalRequest?.url,
               let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
                                              headerFields: ["Content-Type": "text/event-stream; charset=utf-8"]) else {

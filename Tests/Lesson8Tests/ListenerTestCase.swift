@@ -53,14 +53,7 @@ class ListenerTestCase: Lesson8TestCase {
     /// task on the session invalidated here: URLSession traps ("Session invalidated"), and the crash was charged to
     /// whichever test came next — another exercise's too.
     static func cancelAndWait(_ session: URLSession) {
-        let lock = NSLock(), answered = Flag()
-        var tasks: [URLSessionTask] = []
-        session.getAllTasks { all in
-            lock.lock(); tasks = all; lock.unlock()
-            answered.set()
-        }
-        _ = waitUntil({ answered.isSet }, timeout: 1, every: 0.001)
-        lock.lock(); let open = tasks; lock.unlock()
+        let open = allTasks(of: session, timeout: 1)
         open.forEach { $0.cancel() }
         _ = waitUntil({ open.allSatisfy { $0.state == .completed } }, timeout: 1, every: 0.001)
     }
@@ -214,15 +207,16 @@ class ListenerTestCase: Lesson8TestCase {
 
     /// The states of the tasks the listener's session still has (waits up to 2 s for the session's answer).
     func taskStates() -> [URLSessionTask.State] {
-        let lock = NSLock(), answered = Flag()
-        var states: [URLSessionTask.State] = []
-        listener.session.getAllTasks { tasks in
-            lock.lock(); states = tasks.map(\.state); lock.unlock()
-            answered.set()
-        }
-        _ = Self.waitUntil { answered.isSet }
-        lock.lock(); defer { lock.unlock() }
-        return states
+        Self.allTasks(of: listener.session).map(\.state)
+    }
+
+    /// The session's tasks, from `getAllTasks` (which answers on the session's queue); none if it has not answered
+    /// within `timeout`.
+    static func allTasks(of session: URLSession, timeout: TimeInterval = wait) -> [URLSessionTask] {
+        let tasks = Box<[URLSessionTask]>()
+        session.getAllTasks { tasks.set($0) }
+        _ = waitUntil({ tasks.get() != nil }, timeout: timeout, every: 0.001)
+        return tasks.get() ?? []
     }
 
     /// True once the transport noticed the client closed the stream.
