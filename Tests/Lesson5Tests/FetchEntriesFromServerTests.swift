@@ -80,6 +80,12 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             \(Self.doubledDot(request))fetchEntriesFromServer sent \(request.summary). The entries are the database's top-level children: one \
             GET of the root, <baseURL>/.json, brings them all. See LESSONS.md §5.8.
             """)
+        XCTAssertTrue(request.query["print"] != "silent", """
+            fetchEntriesFromServer sent \(request.summary): with `print=silent` Firebase does what was asked and answers \
+            204 No Content, with no body — right for a write, whose answer nobody reads, but the sync needs the journal \
+            itself. GET <baseURL>/.json without that query (`print=pretty` is fine: the same journal, indented). See \
+            LESSONS.md §5.8.
+            """)
     }
 
     func test_sync_callsCompletionOnceAfterTheServerAnswered() throws {
@@ -399,6 +405,27 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             """)
     }
 
+    func test_sync_anEntryThatDoesNotDecode_failsTheWholeSync() throws {
+        // One entry of the answer lacks its mood (edited by hand in Firebase's console): the answer does not decode.
+        var entries = try Self.journal().objectValue ?? [:]
+        var broken = entries[Self.changedID]?.objectValue ?? [:]
+        broken["mood"] = nil
+        entries[Self.changedID] = .object(broken)
+        load(.object(entries))
+        let error = try sync()
+        let created = store.entries.count
+        XCTAssertTrue(error is DecodingError && created == 0 && store.saveCount == 0, """
+            One entry the server holds, "\(broken["title"]?.stringValue ?? "")" (\(Self.changedID)), has no `mood`, so \
+            the answer does not decode as [String: EntryRepresentation]; fetchEntriesFromServer passed \
+            \(error.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil (success)"), created \(created) entries and saved \
+            \(store.saveCount) times\(error == nil && created > 0 ? """
+            : it skipped the entry that did not decode (a `try?` per entry, a lossy wrapper, a compactMap) and reported \
+            success. That entry is then missing from the store for good, sync after sync, and nobody is told
+            """ : ""). An answer that does not decode is a failure: pass the DecodingError, and leave the store as it \
+            was, unsaved. See LESSONS.md §5.8.
+            """)
+    }
+
     // MARK: Helpers
 
     /// Syncs and stops the test unless the sync succeeded, naming the mistake. `setup`: what the test needed this
@@ -407,7 +434,12 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         clearRequests()
         let answer = database
         let error = try sync(file: file, line: line)
-        guard let error = error else { return }
+        guard let error = error else {
+            if let crossed = crossedValues(answer: answer) {
+                throw fail("\(setup.map { "setup: \($0): " } ?? "")\(crossed) See LESSONS.md §5.8.", file: file, line: line)
+            }
+            return
+        }
         var why = "fetchEntriesFromServer passed an error to its completion: \(oneLine(error)). Requests: \(requestSummary)."
         if case DecodingError.typeMismatch(let type, let context) = error, context.codingPath.isEmpty, "\(type)".hasPrefix("Array") {
             why = """
@@ -426,6 +458,26 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             why = decodingWhy
         }
         throw fail("\(setup.map { "setup: \($0) needs a sync that succeeds, and it failed: " } ?? "")\(why) See LESSONS.md §5.8.", file: file, line: line)
+    }
+
+    /// After a sync that succeeded: a store entry that holds another server entry's title and bodyText instead of its
+    /// own — entries paired with representations by position (a zip of two lists in different orders), not by
+    /// identifier. nil when every entry holds its own values (or values of no other entry).
+    func crossedValues(answer: JSONValue) -> String? {
+        guard let server = try? Self.records(in: answer) else { return nil }
+        for entry in store.entries.map(\.record) {
+            guard let own = server.first(where: { $0.identifier == entry.identifier }), entry != own,
+                  let other = server.first(where: { $0.identifier != entry.identifier && $0.title == entry.title
+                                                    && $0.bodyText == entry.bodyText }) else { continue }
+            return """
+                After a sync the store's entry \(entry.identifier) holds another entry's values: its title and bodyText \
+                are those of "\(other.title)" (identifier \(other.identifier)), not its own "\(own.title)". The sync \
+                paired the store's entries with the server's representations by position — a zip, or two lists walked \
+                side by side — but a dictionary's order is luck, and not the store's. Pair them by identifier: look up \
+                each representation's entry (fetchSingleEntryFromPersistentStore(identifier:)) and update that one.
+                """
+        }
+        return nil
     }
 
     /// Why the sync's DecodingError for `answer` (the journal as the server sent it) is the learner's: their
