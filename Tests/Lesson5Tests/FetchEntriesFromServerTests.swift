@@ -476,9 +476,10 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             return """
                 After a sync the store's entry \(entry.identifier) holds another entry's values: its title and bodyText \
                 are those of "\(other.title)" (identifier \(other.identifier)), not its own "\(own.title)". The sync \
-                paired the store's entries with the server's representations by position — a zip, or two lists walked \
-                side by side — but a dictionary's order is luck, and not the store's. Pair them by identifier: look up \
-                each representation's entry (fetchSingleEntryFromPersistentStore(identifier:)) and update that one.
+                updated another entry than the representation's: one paired with it by position (a zip, or two lists \
+                walked side by side — a dictionary's order is luck, and not the store's), or one that is not the entry \
+                it looked up (`store.entries.first`). Pair them by identifier: look up each representation's entry \
+                (fetchSingleEntryFromPersistentStore(identifier:)) and update that very one.
                 """
         }
         return nil
