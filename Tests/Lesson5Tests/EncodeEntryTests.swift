@@ -120,6 +120,14 @@ final class EncodeEntryTests: Lesson5TestCase {
                 JSONEncoder writes for a Date by default. Encode the Date itself. See LESSONS.md §5.2.
                 """)
         }
+        if abs(number - seconds * 1000) < 1 {
+            throw fail("""
+                encode(to:) wrote "timestamp": \(number), milliseconds since 1 January 2001 (a thousand times the \
+                seconds); the journal holds seconds since 1 January 2001 (\(seconds)), what JSONEncoder writes for a Date \
+                by default — every other copy of the app would read a date some 18,000 years away. Encode the Date \
+                itself. See LESSONS.md §5.2.
+                """)
+        }
         if abs(number - seconds) >= 0.000_001, try writesAFloat(number, for: seconds) {
             throw fail("""
                 encode(to:) wrote "timestamp": \(number) for the entry's \(seconds) seconds since 1 January 2001: the \

@@ -72,6 +72,21 @@ final class UpdateEntryTests: Lesson5TestCase {
             """)
     }
 
+    func test_update_copiesAnEmptyBodyText() throws {
+        let (entry, server, _) = try staleEntryAndServerValues()
+        let cleared = EntryStore.Record(title: server.title, bodyText: "", timestamp: server.timestamp,
+                                        identifier: server.identifier, mood: server.mood)
+        let representation = try representation(of: cleared, setup: "updating an entry whose text was cleared")
+        let before = entry.bodyText
+        controller.update(entry: entry, with: representation)
+        XCTAssertEqual(entry.bodyText, "", """
+            The server's entry has an empty bodyText (its text was cleared in another copy of the app); after \
+            update(entry:with:) the entry's bodyText is "\(entry.bodyText)"\(entry.bodyText == before ? ", as before" : ""). \
+            An empty string is a value like any other: copy it as it is. A check that skips empty values keeps text the \
+            user deleted, and the entry differs from the server's at every sync. See LESSONS.md §5.6.
+            """)
+    }
+
     func test_update_ofAnEntryNewerThanTheServers_stillCopiesTheServersValues() throws {
         let server = try Self.records(in: try Self.journalLater()).first { $0.identifier == Self.changedID }!
         // Edited in the app after the server's version was written, and not sent yet.
