@@ -147,7 +147,9 @@ final class MessageTests: Lesson2TestCase {
         let date = Date(timeIntervalSinceReferenceDate: 1_600_000_000.5)  // 2051-09-13
         let message = MessageThread.Message(text: "From the future", sender: "Ada", timestamp: date)
         let json = try encoded(message, exercise)
-        guard let seconds = json["timestamp"].numberValue, abs(seconds - date.timeIntervalSinceReferenceDate) > 0.001 else { return }
+        guard let seconds = json["timestamp"].numberValue, abs(seconds - date.timeIntervalSinceReferenceDate) > 0.001 else {
+            return try requireMarkupKept()
+        }
         let now = abs(seconds - Date().timeIntervalSinceReferenceDate) < 60
         let held = Self.stored(message)["timestamp"].flatMap(Self.unwrap) as? Date
         XCTFail("""
@@ -157,6 +159,28 @@ final class MessageTests: Lesson2TestCase {
             A message keeps exactly the timestamp it is given, a future one too: a device whose clock runs ahead, or a \
             message scheduled for later, is for the app to handle, and a model that "corrects" it loses the data. Store \
             the parameter unchanged. See LESSONS.md §2.2.
+            """)
+    }
+
+    /// The rest of test_message_keepsWhatItIsGivenUnchanged: what a careful initialiser might "sanitise" — markup,
+    /// quotes and ampersands, which a web page would have to escape (JSONEncoder escapes what JSON needs itself).
+    func requireMarkupKept() throws {
+        let text = "<b>Tom & \"Jerry\"</b> won't <script>", sender = "O'Brien & Co"
+        let message = MessageThread.Message(text: text, sender: sender, timestamp: Self.sampleDate)
+        let json = try encoded(message, exercise)
+        var changes: [String] = []
+        for (name, value) in [("text", text), ("sender", sender)] where json[name] != .string(value) {
+            changes.append("the \(name) \(JSONValue.string(value).description) is written as \(json[name].description)")
+        }
+        guard !changes.isEmpty else { return }
+        let escaped = ["&lt;", "&gt;", "&amp;", "&quot;", "&#39;", "&apos;"].contains { entity in
+            ["text", "sender"].contains { json[$0].stringValue?.contains(entity) == true }
+        }
+        XCTFail("""
+            MessageThread.Message(text: \(JSONValue.string(text).description), sender: \(JSONValue.string(sender).description), \
+            timestamp: <a date>) does not keep what it is given: \(changes.joined(separator: "; ")).\
+            \(escaped ? " Your initialiser escapes it as HTML (&lt;, &amp;, &quot;): escaping belongs where the text is put into a web page, and JSONEncoder already escapes what JSON needs — a model that escapes stores another text, and escapes again each time it is saved." : "") \
+            A message keeps exactly what it is given — no escaping, no filtering: store each parameter unchanged. See LESSONS.md §2.2.
             """)
     }
 

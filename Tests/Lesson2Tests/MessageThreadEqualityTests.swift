@@ -173,6 +173,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         let recorded = sampleMessage()
         let other = MessageThread.Message(text: "Another message", sender: "Grace", timestamp: Self.sampleDate)
         let otherSender = MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)
+        let otherText = MessageThread.Message(text: "Another text", sender: Self.sampleSender, timestamp: Self.sampleDate)
         let otherTime = MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(1))
         let otherInstant = MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(0.25))
         let later = MessageThread.Message(text: "A minute later", sender: "Grace", timestamp: Self.sampleDate.addingTimeInterval(60))
@@ -180,6 +181,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
             ("one has a message and the other none", [recorded], []),
             ("their one message differs in text and sender", [recorded], [other]),
             ("their one message differs only in its sender", [recorded], [otherSender]),
+            ("their one message differs only in its text (the same sender, at the same moment)", [recorded], [otherText]),
             ("their one message differs only in its timestamp", [recorded], [otherTime]),
             ("their one message differs only in its timestamp, by a quarter of a second", [recorded], [otherInstant]),
             ("one has an extra message", [recorded], [recorded, other]),

@@ -108,7 +108,9 @@ final class MessageThreadTests: Lesson2TestCase {
         let first = MessageThread.Message(text: "First", sender: "Ada", timestamp: Self.sampleDate.addingTimeInterval(60))
         let second = MessageThread.Message(text: "Second", sender: "Grace", timestamp: Self.sampleDate)
         let blank = MessageThread.Message(text: "", sender: "Grace", timestamp: Self.sampleDate.addingTimeInterval(120))
-        for given in [[first, second], [second, first], [first, first], [first, blank]] {
+        // And one whose sender is empty (an anonymous post), so that one that filters out "anonymous" messages is seen.
+        let anonymous = MessageThread.Message(text: "Anonymous", sender: "", timestamp: Self.sampleDate.addingTimeInterval(180))
+        for given in [[first, second], [second, first], [first, first], [first, blank], [first, anonymous]] {
             let thread = MessageThread(title: "Nesting", identifier: Self.sampleThreadID, messages: given)
             let json = try encoded(thread, exercise)
             let messages = json["messages"]
@@ -126,6 +128,8 @@ final class MessageThreadTests: Lesson2TestCase {
                 for element in elements { if let index = missing.firstIndex(of: element) { missing.remove(at: index) } }
                 let cause = elements.count < given.count && !missing.isEmpty && missing.allSatisfy({ $0["text"] == .string("") })
                     ? "It was given a message whose text is empty and dropped it: keep every message the caller gives — what to accept, and how to show it, is for the screens to decide."
+                    : elements.count < given.count && !missing.isEmpty && missing.allSatisfy({ $0["sender"] == .string("") })
+                    ? "It was given a message whose sender is empty (an anonymous post) and dropped it: keep every message the caller gives — what to accept, and how to show a missing name, is for the screens to decide."
                     : given[0] == given[1] && elements.count < given.count
                     ? "It was given the same message twice and holds it once: keep every message, repeated ones too — two POSTs of the same words are two messages."
                     : messages == reversed ? (storage.isEmpty && Self.isArrayProperty(Self.stored(thread)["messages"])
@@ -242,6 +246,7 @@ final class MessageThreadTests: Lesson2TestCase {
             ("  Codable: nesting ", "0d4ce3a0-7c2b-4b61-9a8e-3f1b2c4d5e6f"),
             ("REST APIs", "-LJNQ2zNeL4bwG1qpwYB"),
             ("", "thread-1"),
+            (String(repeating: "A thread with a long title. ", count: 10), "thread-2"),
         ]
         for (title, identifier) in cases {
             let thread = MessageThread(title: title, identifier: identifier)
@@ -250,6 +255,18 @@ final class MessageThreadTests: Lesson2TestCase {
             let written: JSONValue = ["title": json["title"], "identifier": json["identifier"]]
             let differences = Self.differences(written, expected)
             guard !differences.isEmpty else { continue }
+            // A title of hundreds of characters, cut short: said in lengths, not quoted in full.
+            if title.count > 120, json["identifier"] == .string(identifier), let kept = json["title"].stringValue, kept.count < title.count {
+                let held = Self.stored(thread)["title"].flatMap(Self.unwrap) as? String
+                XCTFail("""
+                    MessageThread(title: <a title of \(title.count) characters>, identifier: "\(identifier)") encodes a title of \
+                    \(kept.count) characters\(title.hasPrefix(kept) ? ", its beginning: cut short (a length limit?)" : ""). \
+                    \(held == title ? "Your `title` property holds the whole title, so your own encoding (`encode(to:)`) is what cuts it." : "Your initialiser changes what it stores.") \
+                    A thread keeps exactly the title it is given, however long: how much of it to show is for the screens \
+                    to decide. Store the parameter unchanged. See LESSONS.md §2.3.
+                    """)
+                return
+            }
             let storage = Self.storageProblems(thread, given: [("title", title), ("identifier", identifier)])
             let declared = Self.stored(thread)["identifier"].map(Self.typeDescription(of:)).flatMap { $0 == "String" ? nil : $0 }
             XCTFail("""
