@@ -183,18 +183,27 @@ final class MessageThreadTests: Lesson2TestCase {
         try requireLongThreadKept()
     }
 
-    /// 150 messages, a minute apart, each with a text of its own.
+    /// 150 messages a minute apart, each with a text of its own: the first 140 from the recorded one's date (2018) on,
+    /// the last 10 in 2051 — dated in the future, as a device whose clock runs ahead, or a message scheduled for later,
+    /// dates them.
     func longListOfMessages() -> [MessageThread.Message] {
-        (0..<150).map { index in
-            MessageThread.Message(text: "Message \(index + 1)", sender: index % 2 == 0 ? "Ada" : "Grace",
-                                  timestamp: Self.sampleDate.addingTimeInterval(TimeInterval(index * 60)))
+        let future = Date(timeIntervalSinceReferenceDate: 1_600_000_000.5)
+        return (0..<150).map { (index: Int) -> MessageThread.Message in
+            let start: Date = index < 140 ? Self.sampleDate : future
+            let sender = index % 2 == 0 ? "Ada" : "Grace"
+            return MessageThread.Message(text: "Message \(index + 1)", sender: sender, timestamp: start.addingTimeInterval(Double(index) * 60))
         }
     }
 
-    /// What a model that "bounds" its messages (`suffix(100)`, `prefix(50)`) loses, in words: which of the `sent`
-    /// messages `kept` holds, when it holds fewer, and in order.
+    /// What a model that "bounds" its messages (`suffix(100)`, `prefix(50)`) or drops those dated in the future loses,
+    /// in words: which of the `sent` messages `kept` holds, when it holds fewer, and in order.
     static func cutShort(_ kept: [JSONValue], of sent: [JSONValue]) -> String? {
         guard kept.count < sent.count else { return nil }
+        let now = Date().timeIntervalSinceReferenceDate
+        let past = sent.filter { ($0["timestamp"].numberValue ?? 0) <= now }
+        if kept == past {
+            return "only the \(kept.count) dated before now: the \(sent.count - kept.count) dated in the future are missing — a model that drops (or 'corrects') a future date loses the messages of a device whose clock runs ahead"
+        }
         if kept == Array(sent.suffix(kept.count)) { return "only the last \(kept.count): the first \(sent.count - kept.count) are missing" }
         if kept == Array(sent.prefix(kept.count)) { return "only the first \(kept.count): the last \(sent.count - kept.count) are missing" }
         return "\(kept.count) of them"
