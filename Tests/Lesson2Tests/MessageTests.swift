@@ -242,6 +242,8 @@ final class MessageTests: Lesson2TestCase {
             (text: "Quotes \" and ünïcödé ✓", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_000.123456)),
             (text: "  Spaces, a tab\tand a newline\n", sender: "", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_000.5)),
             (text: String(repeating: "Lorem ipsum dolor sit amet. ", count: 200), sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_001.25)),
+            // And one dated in the future (2051: a device whose clock runs ahead), which a decoding that "corrects" dates changes.
+            (text: "From the future", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 1_600_000_000.5)),
         ]
         for given in values {
             let message = MessageThread.Message(text: given.text, sender: given.sender, timestamp: given.timestamp)
@@ -266,7 +268,13 @@ final class MessageTests: Lesson2TestCase {
                 let now = held[name].flatMap(Self.unwrap).map { ($0 as? String).map(brief) ?? Self.show($0) } ?? "nil"
                 return "decoded, `\(name)` holds \(now) where the data holds \(brief(value))"
             }
-            let why = changed.isEmpty ? "" : """
+            let heldDate = held["timestamp"].flatMap(Self.unwrap) as? Date
+            let futureNow = given.timestamp > Date() && heldDate.map { abs($0.timeIntervalSinceNow) < 60 } == true
+            let why = futureNow ? """
+                Decoded, its timestamp in the future (2051) became now: your decoding replaces a date in the future with the \
+                present (`min(timestamp, Date())`?). A message keeps exactly the timestamp the data holds, a future one too — \
+                a device whose clock runs ahead is for the app to handle.
+                """ + " " : changed.isEmpty ? "" : """
                 The JSON holds what the message was given, but \(changed.joined(separator: "; ")): your decoding changes \
                 it (trimming? a stand-in for an empty sender? a length limit?). A message keeps exactly what the data holds — what to \
                 show is for the screens to decide.
