@@ -120,7 +120,7 @@ class Lesson2TestCase: LabTestCase {
     /// name, or decoding code (CodingKeys, `init(from:)`) that asks for something the property does not have.
     static func explain(_ error: Error, data: JSONValue? = nil, sample: Any? = nil) -> String {
         func path(_ codingPath: [CodingKey]) -> String {
-            codingPath.isEmpty ? "the top level" : "\"" + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            codingPath.isEmpty ? "the top level" : "\"" + codingPath.map { arrayIndex($0).map { "[\($0)]" } ?? $0.stringValue }
                 .joined(separator: ".").replacingOccurrences(of: ".[", with: "[") + "\""
         }
         func value(at codingPath: [CodingKey], in json: JSONValue) -> JSONValue {
@@ -134,7 +134,7 @@ class Lesson2TestCase: LabTestCase {
             var node: Any? = sample
             for key in codingPath {
                 guard let current = node.flatMap(unwrap) else { return nil }
-                if let index = key.intValue {
+                if let index = arrayIndex(key) {
                     guard Mirror(reflecting: current).displayStyle == .collection else { return nil }
                     let elements = Mirror(reflecting: current).children.map(\.value)
                     node = elements.indices.contains(index) ? elements[index] : elements.first
@@ -167,7 +167,7 @@ class Lesson2TestCase: LabTestCase {
             let found = data.map { value(at: context.codingPath, in: $0) }.map { "\(kind($0)) \($0.description)" }
                 ?? oneLine(context.debugDescription)
             var cause = ""
-            if let last = context.codingPath.last, last.intValue == nil,
+            if let last = context.codingPath.last, arrayIndex(last) == nil,
                let model = owner(at: Array(context.codingPath.dropLast())), let property = stored(model)[last.stringValue] {
                 let declared = typeDescription(of: property)
                 cause = decodes(type, into: property)
@@ -185,6 +185,13 @@ class Lesson2TestCase: LabTestCase {
         @unknown default:
             return oneLine(error)
         }
+    }
+
+    /// The position a coding key stands for in an array (JSONEncoder's and JSONDecoder's keys for an unkeyed
+    /// container: "Index 2", or "2"), nil for an object's key — even one with an Int value: CodingKeys declared
+    /// `enum CodingKeys: Int, CodingKey` give each key an intValue, yet JSON writes its string, the case's name.
+    static func arrayIndex(_ key: CodingKey) -> Int? {
+        key.intValue.flatMap { index in key.stringValue == "Index \(index)" || key.stringValue == "\(index)" ? index : nil }
     }
 
     /// Foundation on Linux (Swift 6.3) reports a number decoded as a type that cannot hold it — `decode(Int.self, …)`
@@ -392,6 +399,11 @@ class Lesson2TestCase: LabTestCase {
 
     static func isOptional(_ value: Any) -> Bool { Mirror(reflecting: value).displayStyle == .optional }
 
+    /// Whether a stored property (as `stored` gives it) is declared an array: `[Message]`, not a dictionary or a Set.
+    static func isArrayProperty(_ value: Any?) -> Bool {
+        value.map { typeDescription(of: $0).hasPrefix("[") && !typeDescription(of: $0).contains(":") } ?? false
+    }
+
     /// `value` itself, or what it wraps when it is an optional (nil for nil).
     static func unwrap(_ value: Any) -> Any? {
         let mirror = Mirror(reflecting: value)
@@ -539,6 +551,14 @@ class Lesson2TestCase: LabTestCase {
             } else if properties.contains(key) {
                 renamedByCode = true
                 sentences.append("The data's \"\(key)\" is missing although you have a property `\(key)`: your CodingKeys (or `encode(to:)`) leave it out or write it under another key.")
+            } else if properties.contains(lazyStorage + key) {
+                // Mirror sees a `lazy var` as its optional storage, `$__lazy_storage_$_name`; Swift's Codable skips it.
+                renamedByCode = true
+                sentences.append("""
+                    The data's "\(key)" is missing although you have a property `\(key)`: it is a `lazy var`, and Swift's \
+                    Codable leaves lazy properties out — it neither encodes nor decodes them. Drop `lazy`: declare it \
+                    without an initial value and assign it in the initialiser.
+                    """)
             } else {
                 sentences.append("The data's \"\(key)\" is missing: add a property named `\(key)`.")
             }
@@ -562,6 +582,9 @@ class Lesson2TestCase: LabTestCase {
             : "Codable names each JSON key after its stored property, so the names must be the data's keys exactly.")
         return sentences.joined(separator: " ")
     }
+
+    /// The name Mirror gives the storage of a `lazy var` (an optional, nil until first read), before the property's name.
+    static let lazyStorage = "$__lazy_storage_$_"
 
     /// How many letters must be inserted, removed or changed to turn `a` into `b` (Levenshtein).
     static func editDistance(_ a: String, _ b: String) -> Int {
@@ -639,7 +662,7 @@ class Lesson2TestCase: LabTestCase {
         let seen = PathRecorder()
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
-            seen.record(encoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "."))
+            seen.record(encoder.codingPath.map { Self.arrayIndex($0).map(String.init) ?? $0.stringValue }.joined(separator: "."))
             var container = encoder.singleValueContainer()
             try container.encode(date.timeIntervalSinceReferenceDate)
         }

@@ -128,7 +128,7 @@ final class MessageTests: Lesson2TestCase {
             } ?? "the text of \(text.count) characters is written as \(json["text"].description)")
         }
         if json["sender"] != .string(sender) { changes.append("the empty sender is written as \(json["sender"].description)") }
-        guard !changes.isEmpty else { return }
+        guard !changes.isEmpty else { return try requireFutureTimestampKept() }
         let held = Self.stored(message)
         let stored = held["text"].flatMap(Self.unwrap) as? String == text && held["sender"].flatMap(Self.unwrap) as? String == sender
         XCTFail("""
@@ -138,6 +138,49 @@ final class MessageTests: Lesson2TestCase {
                 : "Your initialiser changes what it stores.") A message keeps exactly what it is given — no length limit, \
             no stand-in for an empty sender: what to accept, and how to show it, is for the screens to decide. Store each \
             parameter unchanged. See LESSONS.md §2.2.
+            """)
+    }
+
+    /// The rest of test_message_keepsWhatItIsGivenUnchanged: what a careful initialiser might "correct" — a timestamp
+    /// in the future (a device whose clock runs ahead, a message scheduled for later).
+    func requireFutureTimestampKept() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 1_600_000_000.5)  // 2051-09-13
+        let message = MessageThread.Message(text: "From the future", sender: "Ada", timestamp: date)
+        let json = try encoded(message, exercise)
+        guard let seconds = json["timestamp"].numberValue, abs(seconds - date.timeIntervalSinceReferenceDate) > 0.001 else {
+            return try requireMarkupKept()
+        }
+        let now = abs(seconds - Date().timeIntervalSinceReferenceDate) < 60
+        let held = Self.stored(message)["timestamp"].flatMap(Self.unwrap) as? Date
+        XCTFail("""
+            MessageThread.Message(text: "From the future", sender: "Ada", timestamp: <a date in 2051>) encodes \
+            "timestamp": \(JSONValue.number(seconds).description), not \(JSONValue.number(date.timeIntervalSinceReferenceDate).description)\
+            \(now ? " — that is now: your \(held.map { abs($0.timeIntervalSinceNow) < 60 } ?? true ? "initialiser" : "encoding") replaces a timestamp in the future with the present (`min(timestamp, Date())`?)" : ""). \
+            A message keeps exactly the timestamp it is given, a future one too: a device whose clock runs ahead, or a \
+            message scheduled for later, is for the app to handle, and a model that "corrects" it loses the data. Store \
+            the parameter unchanged. See LESSONS.md §2.2.
+            """)
+    }
+
+    /// The rest of test_message_keepsWhatItIsGivenUnchanged: what a careful initialiser might "sanitise" — markup,
+    /// quotes and ampersands, which a web page would have to escape (JSONEncoder escapes what JSON needs itself).
+    func requireMarkupKept() throws {
+        let text = "<b>Tom & \"Jerry\"</b> won't <script>", sender = "O'Brien & Co"
+        let message = MessageThread.Message(text: text, sender: sender, timestamp: Self.sampleDate)
+        let json = try encoded(message, exercise)
+        var changes: [String] = []
+        for (name, value) in [("text", text), ("sender", sender)] where json[name] != .string(value) {
+            changes.append("the \(name) \(JSONValue.string(value).description) is written as \(json[name].description)")
+        }
+        guard !changes.isEmpty else { return }
+        let escaped = ["&lt;", "&gt;", "&amp;", "&quot;", "&#39;", "&apos;"].contains { entity in
+            ["text", "sender"].contains { json[$0].stringValue?.contains(entity) == true }
+        }
+        XCTFail("""
+            MessageThread.Message(text: \(JSONValue.string(text).description), sender: \(JSONValue.string(sender).description), \
+            timestamp: <a date>) does not keep what it is given: \(changes.joined(separator: "; ")).\
+            \(escaped ? " Your initialiser escapes it as HTML (&lt;, &amp;, &quot;): escaping belongs where the text is put into a web page, and JSONEncoder already escapes what JSON needs — a model that escapes stores another text, and escapes again each time it is saved." : "") \
+            A message keeps exactly what it is given — no escaping, no filtering: store each parameter unchanged. See LESSONS.md §2.2.
             """)
     }
 
@@ -199,6 +242,8 @@ final class MessageTests: Lesson2TestCase {
             (text: "Quotes \" and ünïcödé ✓", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_000.123456)),
             (text: "  Spaces, a tab\tand a newline\n", sender: "", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_000.5)),
             (text: String(repeating: "Lorem ipsum dolor sit amet. ", count: 200), sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_001.25)),
+            // And one dated in the future (2051: a device whose clock runs ahead), which a decoding that "corrects" dates changes.
+            (text: "From the future", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 1_600_000_000.5)),
         ]
         for given in values {
             let message = MessageThread.Message(text: given.text, sender: given.sender, timestamp: given.timestamp)
@@ -223,7 +268,13 @@ final class MessageTests: Lesson2TestCase {
                 let now = held[name].flatMap(Self.unwrap).map { ($0 as? String).map(brief) ?? Self.show($0) } ?? "nil"
                 return "decoded, `\(name)` holds \(now) where the data holds \(brief(value))"
             }
-            let why = changed.isEmpty ? "" : """
+            let heldDate = held["timestamp"].flatMap(Self.unwrap) as? Date
+            let futureNow = given.timestamp > Date() && heldDate.map { abs($0.timeIntervalSinceNow) < 60 } == true
+            let why = futureNow ? """
+                Decoded, its timestamp in the future (2051) became now: your decoding replaces a date in the future with the \
+                present (`min(timestamp, Date())`?). A message keeps exactly the timestamp the data holds, a future one too — \
+                a device whose clock runs ahead is for the app to handle.
+                """ + " " : changed.isEmpty ? "" : """
                 The JSON holds what the message was given, but \(changed.joined(separator: "; ")): your decoding changes \
                 it (trimming? a stand-in for an empty sender? a length limit?). A message keeps exactly what the data holds — what to \
                 show is for the screens to decide.
@@ -299,6 +350,21 @@ final class MessageTests: Lesson2TestCase {
             differ (\(Self.summary(message)) and \(Self.summary(twin))), so your initialiser does not store only its \
             parameters. See LESSONS.md §2.2.
             """)
+        // Hashable's one rule, when the learner's Message is Hashable (a Set, a diffable data source, SwiftUI's ForEach):
+        // equal messages hash alike. The tests cannot name Hashable (the exercise does not ask for it): they look at run time.
+        if equal, let left = (message as Any) as? AnyHashable, let right = (twin as Any) as? AnyHashable,
+           left.hashValue != right.hashValue {
+            let extra = Self.extraPropertyProblems(message, twin, given: given)
+            XCTFail("""
+                Two equal messages (==, built from the same text, sender and timestamp) hash differently: your \
+                MessageThread.Message is Hashable, and Hashable's one rule is that equal values have equal hashes — a \
+                Set<MessageThread.Message> would keep both, and a diffable data source would take them for two rows. \
+                \(extra.isEmpty
+                    ? "Your hash(into:) hashes something your == does not compare: hash what == compares (or let Swift write both, from the stored properties)."
+                    : "They differ only in what your == does not compare — \(extra.joined(separator: "; ")) — and your hash(into:) hashes it: a stored `id = UUID()` is new in every message, even in two equal ones (and in every message decoded). Hash what == compares (or let Swift write both), and for Identifiable make `id` computed from the data (`public var id: String { … }`).") \
+                See LESSONS.md §2.2.
+                """)
+        }
         let others: [(property: String, by: String, other: MessageThread.Message)] = [
             ("text", "", MessageThread.Message(text: "Another text", sender: Self.sampleSender, timestamp: Self.sampleDate)),
             ("sender", "", MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)),

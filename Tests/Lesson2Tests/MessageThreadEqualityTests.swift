@@ -66,7 +66,15 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         // The same question asked again must get the same answer (an == on JSONEncoder's bytes answers by luck).
         let selfEqual = try requireSteadyEquality(first, first, "a thread and itself", exercise)
         let twinsEqual = try requireSteadyEquality(first, second, "two threads built from the same values", exercise)
-        XCTAssertTrue(selfEqual, """
+        // A thread whose title is its identifier equals itself when == compares one with the other (a copy-paste slip).
+        let named = thread(title: Self.sampleThreadID, identifier: Self.sampleThreadID)
+        let crossed = !selfEqual && Self.answers({ named == named }).yes == 48
+        XCTAssertTrue(selfEqual, crossed ? """
+            A thread is not equal (==) to itself, unless its title and its identifier are the same string (then it is): \
+            your == compares the title with the identifier — a copy-paste slip, `lhs.title == lhs.identifier` or \
+            `lhs.title == rhs.identifier`? Compare each property of lhs with the same property of rhs: \
+            `lhs.title == rhs.title && lhs.identifier == rhs.identifier && lhs.messages == rhs.messages`. See LESSONS.md §2.4.
+            """ : """
             A thread is not equal (==) to itself. == should compare title, identifier and messages, which are the same \
             every time you read them. If it compares the threads' JSON (JSONEncoder's bytes), note that JSONEncoder's key \
             order is not fixed (it follows where in memory the encoder's dictionary lands, so it can change from one \
@@ -93,11 +101,16 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         if twinsEqual, let left = (first as Any) as? AnyHashable, let right = (second as Any) as? AnyHashable,
            left.hashValue != right.hashValue {
             let nsObject = (first as AnyObject) is NSObject
+            // A stored property == does not compare, holding something new in every thread (`let id = UUID()`, the
+            // SwiftUI tutorials' Identifiable), is what such a hash(into:) usually hashes.
+            let extra = Self.extraPropertyProblems(first, second, given: [("title", Self.sampleTitle), ("identifier", Self.sampleThreadID), ("messages", [sampleMessage()])])
             XCTFail("""
                 Two threads with the same values are equal (==) but hash differently: your MessageThread is Hashable, \
                 and Hashable's one rule is that equal values have equal hashes — a Set<MessageThread> would keep both, \
                 and a dictionary keyed by threads would never find a thread by an equal one. \(nsObject
                     ? "MessageThread inherits from NSObject, whose `hash` is the object's identity: override `hash` along with isEqual(_:), from what isEqual compares (the identifier alone will do)."
+                    : !extra.isEmpty
+                    ? "The two threads differ only in what == does not compare — \(extra.joined(separator: "; ")) — and your hash(into:) hashes it: a stored `id = UUID()` is new in every thread, even in two equal ones (and in every thread decoded). Hash what == compares, or part of it (the identifier alone will do; for Identifiable, `public var id: String { identifier }`)."
                     : "Your hash(into:) hashes something == does not compare (`ObjectIdentifier(self)` is identity): hash what == compares, or part of it (the identifier alone will do).") \
                 See LESSONS.md §2.4.
                 """)
@@ -160,6 +173,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         let recorded = sampleMessage()
         let other = MessageThread.Message(text: "Another message", sender: "Grace", timestamp: Self.sampleDate)
         let otherSender = MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)
+        let otherText = MessageThread.Message(text: "Another text", sender: Self.sampleSender, timestamp: Self.sampleDate)
         let otherTime = MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(1))
         let otherInstant = MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(0.25))
         let later = MessageThread.Message(text: "A minute later", sender: "Grace", timestamp: Self.sampleDate.addingTimeInterval(60))
@@ -167,6 +181,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
             ("one has a message and the other none", [recorded], []),
             ("their one message differs in text and sender", [recorded], [other]),
             ("their one message differs only in its sender", [recorded], [otherSender]),
+            ("their one message differs only in its text (the same sender, at the same moment)", [recorded], [otherText]),
             ("their one message differs only in its timestamp", [recorded], [otherTime]),
             ("their one message differs only in its timestamp, by a quarter of a second", [recorded], [otherInstant]),
             ("one has an extra message", [recorded], [recorded, other]),

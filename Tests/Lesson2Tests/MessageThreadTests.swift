@@ -108,7 +108,9 @@ final class MessageThreadTests: Lesson2TestCase {
         let first = MessageThread.Message(text: "First", sender: "Ada", timestamp: Self.sampleDate.addingTimeInterval(60))
         let second = MessageThread.Message(text: "Second", sender: "Grace", timestamp: Self.sampleDate)
         let blank = MessageThread.Message(text: "", sender: "Grace", timestamp: Self.sampleDate.addingTimeInterval(120))
-        for given in [[first, second], [second, first], [first, first], [first, blank]] {
+        // And one whose sender is empty (an anonymous post), so that one that filters out "anonymous" messages is seen.
+        let anonymous = MessageThread.Message(text: "Anonymous", sender: "", timestamp: Self.sampleDate.addingTimeInterval(180))
+        for given in [[first, second], [second, first], [first, first], [first, blank], [first, anonymous]] {
             let thread = MessageThread(title: "Nesting", identifier: Self.sampleThreadID, messages: given)
             let json = try encoded(thread, exercise)
             let messages = json["messages"]
@@ -126,9 +128,13 @@ final class MessageThreadTests: Lesson2TestCase {
                 for element in elements { if let index = missing.firstIndex(of: element) { missing.remove(at: index) } }
                 let cause = elements.count < given.count && !missing.isEmpty && missing.allSatisfy({ $0["text"] == .string("") })
                     ? "It was given a message whose text is empty and dropped it: keep every message the caller gives — what to accept, and how to show it, is for the screens to decide."
+                    : elements.count < given.count && !missing.isEmpty && missing.allSatisfy({ $0["sender"] == .string("") })
+                    ? "It was given a message whose sender is empty (an anonymous post) and dropped it: keep every message the caller gives — what to accept, and how to show a missing name, is for the screens to decide."
                     : given[0] == given[1] && elements.count < given.count
                     ? "It was given the same message twice and holds it once: keep every message, repeated ones too — two POSTs of the same words are two messages."
-                    : messages == reversed ? "It holds the two messages in another order: keep the order the caller gave (a Set, or sorting, loses it)."
+                    : messages == reversed ? (storage.isEmpty && Self.isArrayProperty(Self.stored(thread)["messages"])
+                        ? "Your `messages` property holds them in the order given, so your own encoding (`encode(to:)`) writes them in another order (reversed, or sorted?): encode the array as it is, `container.encode(messages, forKey: .messages)` — the thread keeps its messages in order, and what order to show them in is for the screens."
+                        : "It holds the two messages in another order: keep the order the caller gave (a Set, or sorting, loses it).")
                     : storage.isEmpty ? """
                         Your `messages` property holds the messages given, so your own encoding (`encode(to:)`) writes \
                         something else: \(Self.differences(messages, expected, at: "messages").joined(separator: "; ")). Let each \
@@ -143,10 +149,16 @@ final class MessageThreadTests: Lesson2TestCase {
                     See LESSONS.md §2.1 and §2.3.
                     """)
             case .object:
-                let isArray = Self.stored(thread)["messages"].map { Self.typeDescription(of: $0).hasPrefix("[") && !Self.typeDescription(of: $0).contains(":") } ?? false
+                let isArray = Self.isArrayProperty(Self.stored(thread)["messages"])
+                // `for message in messages { try container.encode(message, forKey: .messages) }`: each encode under the same
+                // key replaces the one before, and the last message is left, an object.
+                let last = try encoded(given[given.count - 1], exercise)
+                let lastOnly = isArray && messages == last
                 XCTFail("""
                     A thread made with two messages encodes "messages" as a JSON object (\(messages.description))\
-                    \(declared.map { ": \($0)" } ?? ""). \(isArray
+                    \(declared.map { ": \($0)" } ?? ""). \(lastOnly
+                        ? "That object is your last message alone: encoding a value under a key that already holds one replaces it, so a loop that encodes each message under \"messages\" leaves only the last. Encode the array itself, once, `container.encode(messages, forKey: .messages)`, and JSONEncoder writes a JSON array of message objects, in order."
+                        : isArray
                         ? "The property is an array, so your own encoding (`encode(to:)`) turns it into an object: encode the array itself, `container.encode(messages, forKey: .messages)`, and JSONEncoder writes a JSON array of message objects, in order."
                         : "The thread holds its messages as an array, `[MessageThread.Message]`, which JSONEncoder writes as a JSON array of message objects.") \
                     (Firebase itself keys POSTed messages by push ID; reading that form is Lesson 3.) See LESSONS.md §2.3.
@@ -157,7 +169,7 @@ final class MessageThreadTests: Lesson2TestCase {
                     `[MessageThread.Message]`, and store the parameter in it. See LESSONS.md §2.3.
                     """)
             default:
-                let isArray = Self.stored(thread)["messages"].map { Self.typeDescription(of: $0).hasPrefix("[") && !Self.typeDescription(of: $0).contains(":") } ?? false
+                let isArray = Self.isArrayProperty(Self.stored(thread)["messages"])
                 XCTFail("""
                     A thread made with two messages encodes "messages" as \(Self.kind(messages)) \(messages.description), not an \
                     array of message objects\(declared.map { " (\($0))" } ?? ""). \(isArray
@@ -168,6 +180,49 @@ final class MessageThreadTests: Lesson2TestCase {
             }
             return
         }
+        try requireLongThreadKept()
+    }
+
+    /// 150 messages a minute apart, each with a text of its own: the first 140 from the recorded one's date (2018) on,
+    /// the last 10 in 2051 — dated in the future, as a device whose clock runs ahead, or a message scheduled for later,
+    /// dates them.
+    func longListOfMessages() -> [MessageThread.Message] {
+        let future = Date(timeIntervalSinceReferenceDate: 1_600_000_000.5)
+        return (0..<150).map { (index: Int) -> MessageThread.Message in
+            let start: Date = index < 140 ? Self.sampleDate : future
+            let sender = index % 2 == 0 ? "Ada" : "Grace"
+            return MessageThread.Message(text: "Message \(index + 1)", sender: sender, timestamp: start.addingTimeInterval(Double(index) * 60))
+        }
+    }
+
+    /// What a model that "bounds" its messages (`suffix(100)`, `prefix(50)`) or drops those dated in the future loses,
+    /// in words: which of the `sent` messages `kept` holds, when it holds fewer, and in order.
+    static func cutShort(_ kept: [JSONValue], of sent: [JSONValue]) -> String? {
+        guard kept.count < sent.count else { return nil }
+        let now = Date().timeIntervalSinceReferenceDate
+        let past = sent.filter { ($0["timestamp"].numberValue ?? 0) <= now }
+        if kept == past {
+            return "only the \(kept.count) dated before now: the \(sent.count - kept.count) dated in the future are missing — a model that drops (or 'corrects') a future date loses the messages of a device whose clock runs ahead"
+        }
+        if kept == Array(sent.suffix(kept.count)) { return "only the last \(kept.count): the first \(sent.count - kept.count) are missing" }
+        if kept == Array(sent.prefix(kept.count)) { return "only the first \(kept.count): the last \(sent.count - kept.count) are missing" }
+        return "\(kept.count) of them"
+    }
+
+    /// The rest of test_messageThread_encodesMessagesAsAnArrayOfMessageObjects: a long thread keeps every message.
+    func requireLongThreadKept() throws {
+        let given = longListOfMessages()
+        let thread = MessageThread(title: "A long thread", identifier: Self.sampleThreadID, messages: given)
+        let json = try encoded(thread, exercise)
+        let expected = try given.map { try encoded($0, exercise) }
+        guard let written = json["messages"].arrayValue, written != expected else { return }
+        let held = Self.stored(thread)["messages"].flatMap(Self.unwrap).map { Mirror(reflecting: $0).children.count }
+        XCTFail("""
+            A thread made with \(given.count) messages encodes \(Self.cutShort(written, of: expected) ?? "\(written.count) message(s), not the \(given.count) given in their order"). \
+            \(held == given.count ? "Your `messages` property holds all \(given.count), so your own encoding (`encode(to:)`) is what drops some." : held.map { "Your `messages` property holds \($0): your initialiser drops some." } ?? "") \
+            A thread keeps every message it is given, however many: how many to show (or to fetch) is for the screens \
+            and the requests to decide, not for the model. Store the parameter unchanged. See LESSONS.md §2.3.
+            """)
     }
 
     func test_messageThread_encodesTheRecordedThread() throws {
@@ -200,6 +255,7 @@ final class MessageThreadTests: Lesson2TestCase {
             ("  Codable: nesting ", "0d4ce3a0-7c2b-4b61-9a8e-3f1b2c4d5e6f"),
             ("REST APIs", "-LJNQ2zNeL4bwG1qpwYB"),
             ("", "thread-1"),
+            (String(repeating: "A thread with a long title. ", count: 10), "thread-2"),
         ]
         for (title, identifier) in cases {
             let thread = MessageThread(title: title, identifier: identifier)
@@ -208,6 +264,18 @@ final class MessageThreadTests: Lesson2TestCase {
             let written: JSONValue = ["title": json["title"], "identifier": json["identifier"]]
             let differences = Self.differences(written, expected)
             guard !differences.isEmpty else { continue }
+            // A title of hundreds of characters, cut short: said in lengths, not quoted in full.
+            if title.count > 120, json["identifier"] == .string(identifier), let kept = json["title"].stringValue, kept.count < title.count {
+                let held = Self.stored(thread)["title"].flatMap(Self.unwrap) as? String
+                XCTFail("""
+                    MessageThread(title: <a title of \(title.count) characters>, identifier: "\(identifier)") encodes a title of \
+                    \(kept.count) characters\(title.hasPrefix(kept) ? ", its beginning: cut short (a length limit?)" : ""). \
+                    \(held == title ? "Your `title` property holds the whole title, so your own encoding (`encode(to:)`) is what cuts it." : "Your initialiser changes what it stores.") \
+                    A thread keeps exactly the title it is given, however long: how much of it to show is for the screens \
+                    to decide. Store the parameter unchanged. See LESSONS.md §2.3.
+                    """)
+                return
+            }
             let storage = Self.storageProblems(thread, given: [("title", title), ("identifier", identifier)])
             let declared = Self.stored(thread)["identifier"].map(Self.typeDescription(of:)).flatMap { $0 == "String" ? nil : $0 }
             XCTFail("""
@@ -320,6 +388,33 @@ final class MessageThreadTests: Lesson2TestCase {
                 """)
             return
         }
+        try requireLongThreadRoundTrips()
+    }
+
+    /// The rest of test_messageThread_roundTripsThroughJSON: a long thread comes back with every message (a decoding
+    /// that keeps a page of them, `prefix(100)`, is seen).
+    func requireLongThreadRoundTrips() throws {
+        let thread = MessageThread(title: "A long thread", identifier: Self.sampleThreadID, messages: longListOfMessages())
+        let before = try encoded(thread, exercise)
+        let back: MessageThread
+        do {
+            back = try JSONDecoder().decode(MessageThread.self, from: JSONEncoder().encode(thread))
+        } catch {
+            throw fail("""
+                A thread of 150 messages encoded by JSONEncoder does not decode again: \(Self.explain(error, data: before)) \
+                Your encoding and your decoding must agree. See LESSONS.md §2.3.
+                """)
+        }
+        let after = try encoded(back, exercise)
+        let sent = before["messages"].arrayValue ?? [], received = after["messages"].arrayValue ?? []
+        guard received != sent else { return }
+        XCTFail("""
+            A thread encoded with \(sent.count) messages and decoded again comes back with \
+            \(Self.cutShort(received, of: sent) ?? "\(received.count) message(s), not the \(sent.count) it held in their order"): \
+            your decoding keeps part of the array (a page size, `prefix(_:)` or `suffix(_:)`?). A thread keeps every \
+            message the data holds, however many: how many to show, or to fetch, is for the screens and the requests to \
+            decide. Decode the whole array, `[MessageThread.Message].self`. See LESSONS.md §2.3.
+            """)
     }
 
     func test_messageThread_identifierDefaultsToANewUUIDString() throws {
