@@ -86,11 +86,7 @@ final class FetchRoomsTests: Lesson7TestCase {
         let long = Credentials(user: "ada", password: String(repeating: "lovelace-", count: 6))
         _ = try fetchRooms()
         let signsInWhenShort = emulator.requests.first?.header("Authorization") != nil
-        emulator.invalidate()
-        emulator = ChatCaveEmulator(users: [long.user: long.password])
-        emulator.latency = Self.latency
-        let service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: long)
-        let outcome = try fetchRooms(with: service)
+        let outcome = try fetchRooms(signedInAs: long)
         let request = try onlyRequest(from: exercise)
         if let header = request.header("Authorization"), header.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) {
             return XCTFail("""
@@ -115,16 +111,21 @@ final class FetchRoomsTests: Lesson7TestCase {
     /// (`.data(using: .isoLatin1)`, in real code) or credentials percent-encoded first sign in only while they are ASCII.
     func test_fetchRooms_credentialsBeyondASCII_signInWithTheirUTF8() throws {
         let zoe = Credentials(user: "zoë", password: "crème-brûlée")
-        emulator.invalidate()
-        emulator = ChatCaveEmulator(users: [zoe.user: zoe.password])
-        emulator.latency = Self.latency
-        let service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: zoe)
-        let outcome = try fetchRooms(with: service)
+        let outcome = try fetchRooms(signedInAs: zoe)
         let request = try onlyRequest(from: exercise)
         if let wrong = Self.wrongAuthorization(request, for: zoe) {
             return XCTFail("fetchRooms, signed in as \(zoe.user) with password \(zoe.password): \(wrong) See LESSONS.md §7.2.")
         }
         _ = try requireSuccess(outcome, of: exercise)
+    }
+
+    /// fetchRooms by a service signed in as `user`, on a new emulator that knows only that user.
+    private func fetchRooms(signedInAs user: Credentials, file: StaticString = #filePath, line: UInt = #line) throws -> Outcome<[Room]> {
+        emulator.invalidate()
+        emulator = ChatCaveEmulator(users: [user.user: user.password])
+        emulator.latency = Self.latency
+        let service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: user)
+        return try fetchRooms(with: service, file: file, line: line)
     }
 
     func test_fetchRooms_keepsTheCredentialsOutOfTheURL() throws {
