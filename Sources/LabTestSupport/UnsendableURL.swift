@@ -14,7 +14,10 @@ public enum UnsendableURL {
     }
 
     /// The cause and the fix, a sentence to follow "…without sending any request: "; nil for any other error.
-    public static func explanation(of error: Error) -> String? {
+    /// `show` writes the URL into the message (a lesson hides its tokens with it); `colonFix`, a lesson's own words
+    /// for a colon read as a scheme, where its API has one in a path (`accounts:signUp`).
+    public static func explanation(of error: Error, showing show: (String) -> String = { $0 },
+                                   colonFix: String? = nil) -> String? {
         guard let urlError = error as? URLError, matches(urlError) else { return nil }
         let fix = "Build the URL from the base URL itself — `baseURL.appendingPathComponent(…)` cannot fail — and " +
             "percent-encode only a value you put into it."
@@ -28,7 +31,7 @@ public enum UnsendableURL {
                 """
         }
         let text = url.absoluteString
-        let refused = "URLSession could not send \(text) (URLError \(urlError.code.rawValue))"
+        let refused = "URLSession could not send \(show(text)) (URLError \(urlError.code.rawValue))"
         if text.range(of: "%3A", options: .caseInsensitive) != nil || text.range(of: "%2F", options: .caseInsensitive) != nil {
             return """
                 \(refused): the whole URL was percent-encoded, so it has no scheme and host any more \
@@ -37,8 +40,8 @@ public enum UnsendableURL {
         }
         if let scheme = url.scheme, !["http", "https"].contains(scheme.lowercased()) {
             return """
-                \(refused): it reads "\(scheme):" as the URL's scheme, and no session sends that: the text before \
-                the first colon of a URL without `https://` is taken for its scheme. \(fix)
+                \(refused): it reads "\(scheme):" as the URL's scheme, and no session sends that: \
+                \(colonFix ?? "the text before the first colon of a URL without `https://` is taken for its scheme. " + fix)
                 """
         }
         return """

@@ -210,13 +210,9 @@ class ListenerTestCase: Lesson8TestCase {
         Self.allTasks(of: listener.session).map(\.state)
     }
 
-    /// The session's tasks, from `getAllTasks` (which answers on the session's queue); none if it has not answered
-    /// within `timeout`.
+    /// The session's tasks (waits up to `timeout` for the session's answer); none if it has not answered.
     static func allTasks(of session: URLSession, timeout: TimeInterval = wait) -> [URLSessionTask] {
-        let tasks = Box<[URLSessionTask]>()
-        session.getAllTasks { tasks.set($0) }
-        _ = waitUntil({ tasks.get() != nil }, timeout: timeout, every: 0.001)
-        return tasks.get() ?? []
+        session.tasks(within: timeout) ?? []
     }
 
     /// True once the transport noticed the client closed the stream.

@@ -131,27 +131,27 @@ extension Lesson9TestCase {
         return request
     }
 
-    /// Why a call sent nothing, read from the transport error it threw: a URL with no http(s) scheme
-    /// (`URL(string: "accounts:signUp", relativeTo:)` reads `accounts:` as one), or else a session other than the
+    /// Why a call sent nothing, read from the transport error it threw: a URL that could not be sent (`UnsendableURL`:
+    /// `URL(string: "accounts:signUp", relativeTo:)` reads `accounts:` as a scheme), or else a session other than the
     /// injected one (its request failed without reaching the emulator). Empty when it threw no transport error.
     var unsentURL: String {
         guard case .transport(let error)? = lastFailure as? SignInError else { return "" }
-        let scheme = error.failingURL.map { $0.scheme?.lowercased() ?? "" } ?? "http"
-        guard let url = error.failingURL, scheme != "http" && scheme != "https" else {
-            return """
-                 It threw .transport(URLError(\(error.code.rawValue)))\(error.failingURL.map { " for " + masked($0.absoluteString) } ?? ""), which never reached \
-                the test's emulator: it went through a session other than the injected `session` (a URLSession of its own, \
-                made with URLSession(configuration:), or .shared), which cannot reach it. Send every request with \
-                `session.data(for:)`.
-                """
+        if let why = UnsendableURL.explanation(of: error, showing: masked, colonFix: Self.colonInPath) {
+            return " It threw .transport(URLError(\(error.code.rawValue))) without sending any request: \(why)"
         }
         return """
-             It threw .transport(URLError(\(error.code.rawValue))) for the URL \(masked(url.absoluteString)), which has \
-            \(scheme.isEmpty ? "no scheme" : "the scheme \"\(scheme):\"") and no host: URL(string:relativeTo:) reads the part \
-            before a colon as a scheme, so "accounts:signUp" is not relative to anything. Build it with \
-            identityToolkitURL.appendingPathComponent("accounts:signUp") and the key as a URLQueryItem.
+             It threw .transport(URLError(\(error.code.rawValue)))\(error.failingURL.map { " for " + masked($0.absoluteString) } ?? ""), which never reached \
+            the test's emulator: it went through a session other than the injected `session` (a URLSession of its own, \
+            made with URLSession(configuration:), or .shared), which cannot reach it. Send every request with \
+            `session.data(for:)`.
             """
     }
+
+    /// Lesson 9's words for a colon read as a scheme: its Auth API has one in every path.
+    static let colonInPath = """
+        URL(string:relativeTo:) reads the part before a colon as a scheme, so "accounts:signUp" is not relative to \
+        anything. Build it with identityToolkitURL.appendingPathComponent("accounts:signUp") and the key as a URLQueryItem.
+        """
 
     /// Why a request (or a stream) carried a refreshed ID token though nothing had expired: a refresh before
     /// every request. Nil when it carried no refreshed token, or a 401 Auth token is expired came first.
