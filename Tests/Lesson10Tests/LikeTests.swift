@@ -116,6 +116,15 @@ final class LikeTests: LikesTestCase {
                 \(write.summary)
                 """)
         }
+        if let body = write.body, !body.isEmpty, write.bodyJSON == nil {
+            return XCTFail("""
+                \(exercise.function) wrote a body that is not JSON (\(body.count) bytes: \(body.prefix(8).map { String($0) }.joined(separator: " "))\
+                \(body.count > 8 ? " …" : "")) over the count, and Firebase refused it: the count goes as a JSON number, its \
+                digits as text — Data(String(count + 1).utf8) or JSONEncoder().encode(count + 1) — not the Int's own bytes \
+                in memory (withUnsafeBytes(of:)). See LESSONS.md §10.6.
+                \(write.summary)
+                """)
+        }
         XCTAssertEqual(write.bodyJSON, .number(Double(Self.startingLikes + 1)), """
             \(exercise.function) wrote \(write.bodyText ?? "nothing") over a count of \(Self.startingLikes); the new count \
             is \(Self.startingLikes + 1). \(write.summary)

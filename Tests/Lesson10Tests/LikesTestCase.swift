@@ -110,6 +110,16 @@ class LikesTestCase: Lesson10TestCase {
                     The server received: \(TrafficReport(emulator).summary)
                     """, file: file, line: line)
             }
+            // Gave up before the counter's maxAttempts: a limit of its own written into like ("retry once").
+            if case .tooManyConflicts(let attempts)? = error as? ThreadAPIError, writes.count < counter.maxAttempts {
+                throw fail("""
+                    \(exercise.function) threw \(Self.describe(error)) after \(writes.count) write(s); this counter's \
+                    maxAttempts is \(counter.maxAttempts). Give up only after maxAttempts writes (self.maxAttempts, \
+                    whatever the counter was made with), not after a number written into like. See LESSONS.md §10.6.\
+                    \(attempts == writes.count ? "" : " (It reported attempts: \(attempts).)")
+                    The server received: \(TrafficReport(emulator).summary)
+                    """, file: file, line: line)
+            }
             throw fail("""
                 \(exercise.function) threw \(Self.describe(error)). The server received: \(TrafficReport(emulator).summary). \
                 See \(exercise.reference).
