@@ -35,6 +35,7 @@ final class LikeTests: LikesTestCase {
         let result = try call(exercise) { try await $0.like(Self.messageKey) }
         let etag = emulator.requests.first?.response.headers["ETag"]
         guard let write = writes.first else {
+            if let asGET = writeSentAsGET(exercise) { return XCTFail(asGET) }
             // The read answered a tag, and the call gave up before writing: it did not find the header.
             let lookup = etag == nil ? "" : """
 
@@ -112,6 +113,15 @@ final class LikeTests: LikesTestCase {
             return XCTFail("""
                 \(exercise.function) wrote the object \(write.bodyText ?? "") over the count: the counter holds a bare \
                 number, \(Self.startingLikes + 1), not an object around it (that would store likes/m1/<name>). See LESSONS.md §10.5.
+                \(write.summary)
+                """)
+        }
+        if let body = write.body, !body.isEmpty, write.bodyJSON == nil {
+            return XCTFail("""
+                \(exercise.function) wrote a body that is not JSON (\(body.count) bytes: \(body.prefix(8).map { String($0) }.joined(separator: " "))\
+                \(body.count > 8 ? " …" : "")) over the count, and Firebase refused it: the count goes as a JSON number, its \
+                digits as text — Data(String(count + 1).utf8) or JSONEncoder().encode(count + 1) — not the Int's own bytes \
+                in memory (withUnsafeBytes(of:)). See LESSONS.md §10.6.
                 \(write.summary)
                 """)
         }
@@ -265,24 +275,40 @@ final class LikeTests: LikesTestCase {
     }
 
     func test_like_alwaysRefused_throwsTooManyConflicts_afterMaxAttemptsWrites() throws {
-        let maxAttempts = 2  // small, so that a client that waits before each retry (a backoff) still ends in time
+        // 2: small, so that a client that waits before each retry (a backoff) still ends in time.
+        try checkAlwaysRefused(maxAttempts: 2)
+    }
+
+    func test_like_alwaysRefused_withMaxAttempts1_writesOnce() throws {
+        // Another maxAttempts than the test above: the limit is the counter's, not a number written into like.
+        try checkAlwaysRefused(maxAttempts: 1)
+    }
+
+    /// Every write meets a 412: exactly `maxAttempts` writes, then `.tooManyConflicts(attempts: maxAttempts)`.
+    func checkAlwaysRefused(maxAttempts: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 60, maxAttempts: maxAttempts)
-        let result = try call(exercise) { try await $0.like(Self.messageKey) }
+        let result = try call(exercise, file: file, line: line) { try await $0.like(Self.messageKey) }
         let sent = writes.count
         if sent > maxAttempts {
             return XCTFail("""
                 \(exercise.function) sent \(sent) writes while another client always wrote first; with maxAttempts \
-                \(maxAttempts) it must stop after \(maxAttempts) and throw .tooManyConflicts. See LESSONS.md §10.6.
-                """)
+                \(maxAttempts) it must stop after \(maxAttempts) and throw .tooManyConflicts. See LESSONS.md §10.6.\(maxAttempts == 1 ? """
+
+                    The limit is the counter's maxAttempts (self.maxAttempts), whatever it is — not a number of retries \
+                    written into like.
+                    """ : "")
+                """, file: file, line: line)
         }
         guard case .failure(let error) = result, case ThreadAPIError.tooManyConflicts(let attempts) = error else {
             return XCTFail("""
                 \(exercise.function) \(result.outcome) after \(sent) refused write(s) (maxAttempts \(maxAttempts)); \
                 expected ThreadAPIError.tooManyConflicts(attempts: \(maxAttempts)) after \(maxAttempts) writes. See LESSONS.md §10.6.
-                """)
+                """, file: file, line: line)
         }
-        XCTAssertEqual(sent, maxAttempts, "\(exercise.function) gave up after \(sent) write(s); maxAttempts is \(maxAttempts). See LESSONS.md §10.6.")
-        XCTAssertEqual(attempts, maxAttempts, "\(exercise.function) threw .tooManyConflicts(attempts: \(attempts)) after \(maxAttempts) writes. See LESSONS.md §10.6.")
+        XCTAssertEqual(sent, maxAttempts, "\(exercise.function) gave up after \(sent) write(s); maxAttempts is \(maxAttempts). See LESSONS.md §10.6.",
+                       file: file, line: line)
+        XCTAssertEqual(attempts, maxAttempts, "\(exercise.function) threw .tooManyConflicts(attempts: \(attempts)) after \(maxAttempts) writes. See LESSONS.md §10.6.",
+                       file: file, line: line)
     }
 
     // MARK: Together, and other failures

@@ -12,6 +12,7 @@ final class LikeWithIncrementTests: LikesTestCase {
     func test_likeWithIncrement_putsTheIncrementServerValue() throws {
         _ = try call(exercise) { try await $0.likeWithIncrement(Self.messageKey) }
         guard let write = writes.first else {
+            if let asGET = writeSentAsGET(exercise) { return XCTFail(asGET) }
             return XCTFail("\(exercise.function) sent no write (\(TrafficReport(emulator).summary)). See \(exercise.reference).")
         }
         XCTAssertEqual(write.method, "PUT", "\(exercise.function) sent \(write.summary); the server value is PUT at the counter. See \(exercise.reference).")
@@ -68,6 +69,18 @@ final class LikeWithIncrementTests: LikesTestCase {
             \(exercise.function): 10 likes at once on a count of \(Self.startingLikes) left \
             \(storedLikes.map(String.init) ?? "nothing"), expected \(Self.startingLikes + 10). See LESSONS.md §10.7.
             """)
+    }
+
+    func test_likeWithIncrement_answerNotANumber_throwsDecoding() throws {
+        emulator.inject(.malformedBody("<html><body>Service temporarily unavailable</body></html>"))
+        let result = try call(exercise) { try await $0.likeWithIncrement(Self.messageKey) }
+        guard case .failure(let error) = result, case ThreadAPIError.decoding = error else {
+            return XCTFail("""
+                \(exercise.function) \(result.outcome) when the PUT was answered 200 with a body that is not a number (an \
+                HTML page); expected ThreadAPIError.decoding with the decoder's error: a count made up when the answer \
+                does not decode (try? … ?? 0) hides a broken answer behind a number. See LESSONS.md §10.7.
+                """)
+        }
     }
 
     func test_likeWithIncrement_noAnswer_throwsTransport() throws {

@@ -110,6 +110,16 @@ class LikesTestCase: Lesson10TestCase {
                     The server received: \(TrafficReport(emulator).summary)
                     """, file: file, line: line)
             }
+            // Gave up before the counter's maxAttempts: a limit of its own written into like ("retry once").
+            if case .tooManyConflicts(let attempts)? = error as? ThreadAPIError, writes.count < counter.maxAttempts {
+                throw fail("""
+                    \(exercise.function) threw \(Self.describe(error)) after \(writes.count) write(s); this counter's \
+                    maxAttempts is \(counter.maxAttempts). Give up only after maxAttempts writes (self.maxAttempts, \
+                    whatever the counter was made with), not after a number written into like. See LESSONS.md §10.6.\
+                    \(attempts == writes.count ? "" : " (It reported attempts: \(attempts).)")
+                    The server received: \(TrafficReport(emulator).summary)
+                    """, file: file, line: line)
+            }
             throw fail("""
                 \(exercise.function) threw \(Self.describe(error)). The server received: \(TrafficReport(emulator).summary). \
                 See \(exercise.reference).
@@ -136,6 +146,20 @@ class LikesTestCase: Lesson10TestCase {
 
     /// The requests that wrote the counter (every method but GET).
     var writes: [RecordedRequest] { emulator.requests.filter { $0.method != "GET" } }
+
+    /// A message when a request meant as the write went as a GET — a body or an if-match on a GET: the URLRequest's
+    /// httpMethod was never set, and a GET writes nothing (Firebase answers it with the value, 200). Nil otherwise.
+    func writeSentAsGET(_ exercise: Exercise) -> String? {
+        guard let get = emulator.requests.first(where: { $0.method == "GET" && (($0.body?.isEmpty == false) || $0.header("if-match") != nil) }) else {
+            return nil
+        }
+        return """
+            \(exercise.function) sent its write as a GET (\(get.summary)): a URLRequest's httpMethod is GET until you set it, \
+            and a GET writes nothing — Firebase answers it with the value stored, 200. Set write.httpMethod = "PUT" on the \
+            request you send. See \(exercise.reference).
+            \(TrafficReport(emulator).summary)
+            """
+    }
 
     /// Runs `calls` calls of `body` at once and waits (at most `retryingTimeout`) for all of them.
     func concurrently(_ calls: Int, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,

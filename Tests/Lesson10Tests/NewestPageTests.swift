@@ -112,6 +112,28 @@ final class NewestPageTests: PagesTestCase {
             """)
     }
 
+    func test_newestPage_includesAMessageStampedAheadOfThisDevicesClock() throws {
+        // Firebase stamps a message with its own clock (ServerValue.TIMESTAMP); this device's may run behind it.
+        let ahead = Int(Date().timeIntervalSince1970 * 1000) + 10 * 60 * 1000
+        let messages = [("-P5QdiIlZv_zWnsfgYw0", 1_793_612_768_497), ("-P5QdiIlZv_zWnsfgYw1", 1_793_612_768_600),
+                        ("-P5QdiIlZv_zWnsfgYw2", ahead)].map { key, timestamp in
+            Message(key: key, body: Message.Body(sender: "Ana", text: "at \(timestamp)", timestamp: timestamp))
+        }
+        var object: [String: JSONValue] = [:]
+        for message in messages {
+            object[message.key] = ["sender": .string(message.sender), "text": .string(message.text), "timestamp": .number(Double(message.timestamp))]
+        }
+        emulator.load(["t1": ["title": "Clocks", "messages": .object(object)]])
+        let page = try requirePage(try newestPage(count: 3), exercise)
+        XCTAssertEqual(page.map(\.key), messages.map(\.key), """
+            \(exercise.function)(count: 3) gave \(page.map(\.key)) of a thread of 3 whose newest message is stamped 10 minutes \
+            after this device's clock (the server's clock, which stamps the messages, runs ahead of it); expected all 3. \
+            The newest page is the last `count` of the thread, whatever its timestamps: orderBy="timestamp"&limitToLast=<count>, \
+            no endAt from Date() — this device's clock is not the server's. See LESSONS.md §10.3.
+            \(TrafficReport(emulator).summary)
+            """)
+    }
+
     func test_newestPage_emptyThread_isEmpty() throws {
         emulator.load(["t1": ["title": "Nothing yet"]])
         let result = try newestPage()

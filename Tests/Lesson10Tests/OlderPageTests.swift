@@ -118,6 +118,17 @@ final class OlderPageTests: PagesTestCase {
     func test_olderPage_equalTimestamps_inKeyOrder() throws {
         let (tied, later) = loadTiedThread()
         let page = try requirePage(try olderPage(than: later, count: 8), exercise)
+        guard Set(page.map(\.key)) == Set(tied.map(\.key)) else {
+            return XCTFail("""
+                \(exercise.function)(count: 8) gave \(page.count) message(s) before the 2 newest shown; the thread holds 8 \
+                more before them, all of one timestamp: expected those 8. See \(exercise.reference).\(page.isEmpty ? """
+
+                    That 2 are shown, fewer than the count of 8, says nothing about what is older (they may be a smaller \
+                    page asked before): only an answer with fewer than asked for tells the start of the thread. Ask.
+                    """ : "")
+                \(TrafficReport(emulator).summary)
+                """)
+        }
         XCTAssertEqual(page, tied, """
             \(exercise.function) gave \(Self.keyEnds(page)) (key ends) before the 2 newest: 8 of one timestamp, which \
             Firebase orders by key, \(Self.keyEnds(tied)): sort with Message.inOrder. See LESSONS.md §10.2.\

@@ -230,6 +230,22 @@ class PagesTestCase: Lesson10TestCase {
                     \(request.summary)
                     """
             }
+            // A timestamp taken through a Date and cut to whole seconds before it was made milliseconds again:
+            // Int(date.timeIntervalSince1970) * 1000 is the thread's timestamp with its last three digits 000.
+            if orderBy == "\"timestamp\"", let thread = try? Self.thread(), let cut = bounds.first(where: { bound in
+                Int(bound.value).map { value in
+                    value % 1000 == 0 && !thread.contains { $0.timestamp == value } && thread.contains { $0.timestamp / 1000 * 1000 == value }
+                } ?? false
+            }) {
+                return """
+                    \(exercise.function) sent \(cut.name)=\(cut.value): a timestamp cut to whole seconds, its milliseconds \
+                    lost (Int(date.timeIntervalSince1970) * 1000 drops them before it multiplies), so the bound falls before \
+                    the oldest shown message and the messages between are skipped. Give the message's timestamp as it is, \
+                    String(oldest.timestamp); through a Date, Int((date.timeIntervalSince1970 * 1000).rounded()). \
+                    See LESSONS.md §10.1.
+                    \(request.summary)
+                    """
+            }
             if orderBy == "\"timestamp\"", let seconds = bounds.first(where: { Double($0.value).map { $0 > 0 && $0 < 1e12 } ?? false }) {
                 return """
                     \(exercise.function) sent \(seconds.name)=\(seconds.value): seconds, not milliseconds. Firebase's \
