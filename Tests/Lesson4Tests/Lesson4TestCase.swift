@@ -709,7 +709,9 @@ class Lesson4TestCase: LabTestCase {
                 The emulator answered \(answer), and fetchMessageThreads passed a DecodingError (\(oneLine(decoding))): \
                 it decoded Firebase's error message as if it were the database, so the real cause is lost. Check the \
                 status code BEFORE decoding, and pass HTTPStatusError(statusCode:body:) when it is outside 200...299. \
-                \(reference)
+                (If your code does compare the status first, read the comparison again: \
+                `statusCode < 200 && statusCode > 299` is never true, no status is both — that is `||`, or \
+                `!(200...299).contains(statusCode)`.) \(reference)
                 """, file: file, line: line)
         }
         guard let statusError = error as? HTTPStatusError else {
