@@ -588,6 +588,13 @@ class Lesson3TestCase: LabTestCase {
                         The timestamp was read as milliseconds since 1970 (JavaScript's Date.now()): the JSON number is \
                         seconds since 2001 (what Date's own Decodable reads with JSONDecoder's default strategy).
                         """
+                } else if got.sender == want.sender, got.timestamp == want.timestamp, got.text != want.text,
+                          got.text == want.text.trimmingCharacters(in: .whitespacesAndNewlines) {
+                    cause = """
+                        Its text was trimmed: the newline or spaces its author typed at its start or end are gone. \
+                        Decoding changes no data: keep the text exactly as the JSON holds it — let Message's own \
+                        Decodable read each message.
+                        """
                 } else if got.text == want.sender, got.sender == want.text {
                     cause = """
                         Its text and sender are swapped: text is read from the key "text", sender from the key "sender". \
