@@ -185,6 +185,21 @@ class Lesson3TestCase: LabTestCase {
                     \(reference)
                     """
             }
+            // A thread's own key looked for inside one of the thread's values (its object of messages): the thread was
+            // read as if it sat one level deeper, inside an object keyed by its identifier, and the first key taken
+            // for that identifier happened to hold an object.
+            if path.count == threadDepth + 1, ["title", "identifier"].contains(key.stringValue),
+               let thread = value(at: Array(path.prefix(threadDepth)), in: json).objectValue,
+               thread[key.stringValue] != nil, let inside = path.last?.stringValue, thread[inside] != nil {
+                return """
+                    init(from:) looked for "\(key.stringValue)" inside "\(inside)" decoding \(source), but "\(key.stringValue)" \
+                    is at the thread's top level: it read the thread as if it sat one level deeper, inside an object \
+                    keyed by its identifier (as GET /.json shows a whole database). The decoder init(from:) is given is \
+                    the thread itself: read title, identifier and messages from `decoder.container(keyedBy: \
+                    CodingKeys.self)` directly — a [String: MessageThread] unwraps the database's keys for you. \
+                    \(reference)
+                    """
+            }
             if let near = keys.first(where: { $0 != key.stringValue && $0.lowercased() == key.stringValue.lowercased() }) {
                 return """
                     init(from:) looked for the key "\(key.stringValue)" decoding \(source)\(location), but the JSON \
