@@ -39,16 +39,20 @@ final class EncodeToEncoderTests: Lesson3TestCase {
             See LESSONS.md §3.4.
             """)
         // A thread a web app created: its identifier in lowercase, the thread's key exactly as written; its title
-        // ends in the space its author typed.
-        let fromTheWeb = MessageThread(title: "Made on the web ☕️ ", identifier: "e7a1c3f5-9b2d-4f6a-8c0e-1d3b5a7c9e24",
+        // ends in the space its author typed, and spells é as an e and a combining accent (U+0301), as some
+        // keyboards do.
+        let fromTheWeb = MessageThread(title: "Made on the web by Rene\u{301}e ☕️ ", identifier: "e7a1c3f5-9b2d-4f6a-8c0e-1d3b5a7c9e24",
                                        messages: thread.messages)
         let webObject = try encodedObject(fromTheWeb)
         let webTitle = webObject["title"] ?? .null
-        if webTitle != .string(fromTheWeb.title) {
+        // Scalar by scalar: Swift's == calls "é" and "e\u{301}" equal, but Firebase stores the bytes.
+        if webTitle.stringValue.map({ !$0.unicodeScalars.elementsEqual(fromTheWeb.title.unicodeScalars) }) ?? true {
             let trimmed = webTitle.stringValue == fromTheWeb.title.trimmingCharacters(in: .whitespacesAndNewlines)
+            let respelled = webTitle.stringValue == fromTheWeb.title
             XCTFail("""
                 encode(to:) wrote "title": \(webTitle.description) for a thread whose title is \
-                \(fromTheWeb.title.debugDescription)\(trimmed ? ": it trimmed the trailing space its author typed" : ""). \
+                \(fromTheWeb.title.debugDescription)\(trimmed ? ": it trimmed the trailing space its author typed" : "")\
+                \(respelled ? ": it changed how the title is spelt in Unicode — its e followed by U+0301 (a combining accent) was written another way, such as one é (normalised, `precomposedStringWithCanonicalMapping`). Swift's == calls the two equal; Firebase stores other bytes, and every client reads another string" : ""). \
                 Write the title exactly as the thread holds it: encoding changes no data. See LESSONS.md §3.4.
                 """)
         }
@@ -251,13 +255,26 @@ final class EncodeToEncoderTests: Lesson3TestCase {
             var cause = "Encode each message as it is, with Message's own Encodable."
             let gotKeys = Set(got.objectValue.map { Array($0.keys) } ?? [])
             let wantKeys = Set(want.objectValue.map { Array($0.keys) } ?? [])
-            if got.objectValue != nil, gotKeys != wantKeys {
+            if let object = got.objectValue, object.count == 1, let key = object.keys.first, object[key] == want {
+                cause = """
+                    It is the message wrapped in an object of its own, keyed "\(key)": Firebase would store the \
+                    message one level too deep (messages/\(index)/\(key)/text). Firebase gives a list's children the \
+                    keys 0, 1, 2 itself: write each message as it is, in a plain array.
+                    """
+            } else if got.objectValue != nil, gotKeys != wantKeys {
                 let missing = wantKeys.subtracting(gotKeys).sorted(), extra = gotKeys.subtracting(wantKeys).sorted()
                 cause = """
                     Its keys are \(gotKeys.sorted().joined(separator: ", ")); a message's are exactly text, sender and \
                     timestamp\(missing.isEmpty ? "" : " (missing: \(missing.joined(separator: ", ")))")\
                     \(extra.isEmpty ? "" : " (not expected: \(extra.joined(separator: ", ")) — no client reads them)"). \
                     Encode each message as it is, with Message's own Encodable.
+                    """
+            } else if got["timestamp"][".sv"].stringValue != nil {
+                cause = """
+                    Its timestamp is Firebase's server value \(got["timestamp"].description): the server replaces it \
+                    with the time of the PUT, in milliseconds since 1970 — not the message's own time, in seconds \
+                    since 2001, which every client reads. Write message.timestamp — or the whole message, with \
+                    Message's own Encodable.
                     """
             } else if let seconds = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
                abs(abs(seconds - wanted) - Self.secondsFrom1970To2001) < 1 {
@@ -276,6 +293,14 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 cause = """
                     Its timestamp is the moment encode(to:) ran (a new `Date()`), not the message's own: write \
                     message.timestamp — or the whole message, with Message's own Encodable.
+                    """
+            } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
+                      number != wanted, abs(number - wanted) < 0.00001 {
+                cause = """
+                    Its timestamp is \(number), not \(wanted): off in its last digits. Arithmetic on the seconds rounds \
+                    — through 1970 and back (`timeIntervalSince1970 - 978307200`), or any other sum — and a Double \
+                    keeps only about 16 digits. Encode the Date itself (Date's own Encodable writes \
+                    timeIntervalSinceReferenceDate, exactly), or the whole message.
                     """
             } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
                       number != wanted, abs(number - wanted) < 1 {

@@ -89,8 +89,11 @@ class Lesson3TestCase: LabTestCase {
                 init(from:) did not return within 2 s decoding \(source), and its thread used \(String(format: "%.3f", cpu)) s \
                 of CPU in that time: it is not looping but waiting for something that does not come — a \
                 `DispatchQueue.main.sync` (here the main thread was waiting for init(from:) to return; in an app that \
-                decodes on the main thread, `main.sync` traps), a semaphore's `wait()`, a lock held elsewhere. Do the \
-                work in init(from:) itself, before it returns: sorting needs no other queue. See LESSONS.md §3.3.
+                decodes on the main thread, `main.sync` traps), a semaphore's `wait()` for work sent to the main thread \
+                or the main actor (a `Task { @MainActor in … }` cannot run while the main thread waits), a lock held \
+                elsewhere — or held by init(from:) itself: an NSLock is not recursive, so locking it again on the same \
+                thread (a setter that locks, called under the lock) waits for ever. Do the work in init(from:) itself, \
+                before it returns: sorting needs no other queue, and no lock of its own. See LESSONS.md §3.3.
                 """
         }
         return "init(from:) did not return within 2 s decoding \(source): it is stuck in a loop. \(loopHint) See LESSONS.md §3.3."
@@ -179,6 +182,21 @@ class Lesson3TestCase: LabTestCase {
                     \(asked) throws keyNotFound when the key is missing, decoding \(source)\(location): this thread has \
                     no `messages` key (its keys: \(keys.joined(separator: ", "))). A new thread has none — Firebase \
                     stores no empty list — \(cure). \
+                    \(reference)
+                    """
+            }
+            // A thread's own key looked for inside one of the thread's values (its object of messages): the thread was
+            // read as if it sat one level deeper, inside an object keyed by its identifier, and the first key taken
+            // for that identifier happened to hold an object.
+            if path.count == threadDepth + 1, ["title", "identifier"].contains(key.stringValue),
+               let thread = value(at: Array(path.prefix(threadDepth)), in: json).objectValue,
+               thread[key.stringValue] != nil, let inside = path.last?.stringValue, thread[inside] != nil {
+                return """
+                    init(from:) looked for "\(key.stringValue)" inside "\(inside)" decoding \(source), but "\(key.stringValue)" \
+                    is at the thread's top level: it read the thread as if it sat one level deeper, inside an object \
+                    keyed by its identifier (as GET /.json shows a whole database). The decoder init(from:) is given is \
+                    the thread itself: read title, identifier and messages from `decoder.container(keyedBy: \
+                    CodingKeys.self)` directly — a [String: MessageThread] unwraps the database's keys for you. \
                     \(reference)
                     """
             }
@@ -585,6 +603,13 @@ class Lesson3TestCase: LabTestCase {
                         The timestamp was read as milliseconds since 1970 (JavaScript's Date.now()): the JSON number is \
                         seconds since 2001 (what Date's own Decodable reads with JSONDecoder's default strategy).
                         """
+                } else if got.sender == want.sender, got.timestamp == want.timestamp, got.text != want.text,
+                          got.text == want.text.trimmingCharacters(in: .whitespacesAndNewlines) {
+                    cause = """
+                        Its text was trimmed: the newline or spaces its author typed at its start or end are gone. \
+                        Decoding changes no data: keep the text exactly as the JSON holds it — let Message's own \
+                        Decodable read each message.
+                        """
                 } else if got.text == want.sender, got.sender == want.text {
                     cause = """
                         Its text and sender are swapped: text is read from the key "text", sender from the key "sender". \
@@ -597,12 +622,22 @@ class Lesson3TestCase: LabTestCase {
                         about 7 significant digits (this timestamp has 15). Read it as a Date (or a Double): let \
                         Message's own Decodable read each message.
                         """
+                } else if got.text == want.text, got.sender == want.sender, abs(shift) > 3600,
+                          abs(got.timestamp.timeIntervalSinceNow) < 600 {
+                    cause = """
+                        The timestamp is the moment init(from:) ran, not the message's own: the message was built \
+                        without the timestamp it read, and `Message(text:sender:)` compiles because its `timestamp` \
+                        has a default value, Date(). Pass the timestamp the JSON holds — or let Message's own \
+                        Decodable read each message.
+                        """
                 } else if got.text == want.text, got.sender == want.sender, shift != 0, abs(shift) < 0.00001 {
                     cause = """
                         The timestamp is off by \(shift) s, in its last digits: it went through a conversion that is \
                         not exact — a Decimal (its doubleValue is not always the nearest Double), a String, or \
-                        arithmetic on the seconds. Read it as a Date (or a Double) and keep the value the decoder \
-                        gives: let Message's own Decodable read each message.
+                        arithmetic on the seconds (through 1970 and back, `Date(timeIntervalSince1970: seconds + \
+                        978307200)`: the sum rounds, and so does Date's own subtraction). Read it as a Date (or a \
+                        Double, with `Date(timeIntervalSinceReferenceDate:)`) and keep the value the decoder gives: \
+                        let Message's own Decodable read each message.
                         """
                 } else if got.text == want.text, got.sender == want.sender, shift != 0, abs(shift) < 3600 {
                     cause = """
