@@ -5,8 +5,8 @@ import FoundationNetworking
 
 /// Why a request was never sent because of its URL: URLError -1000 (`badURL`) or -1002 (`unsupportedURL`), made by the
 /// learner's own guard or by URLSession. The cause is read from the URL the error names, in one place, so every lesson
-/// names the mistake it sees (a URL percent-encoded whole, the path alone, a guard that could not build the URL)
-/// rather than the one its tests' authors expected.
+/// names the mistake it sees (a file URL, a URL percent-encoded whole, the path alone, a guard that could not build
+/// the URL) rather than the one its tests' authors expected.
 public enum UnsendableURL {
     /// Whether `error` is URLError -1000 or -1002.
     public static func matches(_ error: Error) -> Bool {
@@ -32,6 +32,13 @@ public enum UnsendableURL {
         }
         let text = url.absoluteString
         let refused = "URLSession could not send \(show(text)) (URLError \(urlError.code.rawValue))"
+        if url.isFileURL {
+            return """
+                \(refused): that is a file URL (`file://…`), a path on this computer, not an address on a server. \
+                `URL(fileURLWithPath:)` makes one from whatever text it is given, a web address too (its `https://` \
+                becomes folders of the path); `URL(string:)` reads a URL written as text. \(fix)
+                """
+        }
         if text.range(of: "%3A", options: .caseInsensitive) != nil || text.range(of: "%2F", options: .caseInsensitive) != nil {
             return """
                 \(refused): the whole URL was percent-encoded, so it has no scheme and host any more \

@@ -21,6 +21,7 @@ final class UnsendableURLTests: XCTestCase {
         XCTAssertTrue(explanation("https%3A%2F%2Fexample.com%2Fx.json").contains("percent-encoded"), "a URL encoded whole")
         XCTAssertTrue(explanation("accounts:signUp").contains(#"reads "accounts:" as the URL's scheme"#), "a colon read as a scheme")
         XCTAssertTrue(explanation("abc.json").contains("no scheme and host"), "the path alone")
+        XCTAssertTrue(explanation("file:///work/https:/example.com/x.json").contains("URL(fileURLWithPath:)"), "a file URL")
     }
 
     func test_otherErrors_areNotExplained() {

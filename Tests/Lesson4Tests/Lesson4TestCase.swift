@@ -184,11 +184,9 @@ class Lesson4TestCase: LabTestCase {
             if completed.isSet && emulator.requests.count == requestsBefore {
                 if let wrongPlace = TrafficReport(emulator).wrongPlace(Self.fetch, baseURL: emulator.baseURL) {
                     XCTFail(wrongPlace, file: file, line: line)
-                } else if let fileURL = Self.fileURL(in: firstError) {
-                    XCTFail(Self.fileURLMessage(fileURL), file: file, line: line)
                 } else if Self.holdsError(firstError as Any, where: UnsendableURL.matches) != nil {
-                    // A URL no session can send (no scheme or host, percent-encoded whole, a guard of the learner's
-                    // own): awaitCompletion names it from the URL the error holds, so nothing is said here.
+                    // A URL no session can send (a file URL, no scheme or host, percent-encoded whole, a guard of the
+                    // learner's own): awaitCompletion names it from the URL the error holds, so nothing is said here.
                 } else if let urlError = Self.urlError(in: firstError) {
                     XCTFail("""
                         fetchMessageThreads's completion got \(firstError is URLError ? "" : "an error caused by ")\
@@ -212,25 +210,6 @@ class Lesson4TestCase: LabTestCase {
         if error is CancellationError { return true }
         let nsError = error as NSError
         return nsError.domain == NSURLErrorDomain && nsError.code == URLError.Code.cancelled.rawValue
-    }
-
-    /// The file: URL a request was refused for (URLError -1002 naming it), when `error` is or holds one: the learner
-    /// made the URL with `URL(fileURLWithPath:)`.
-    static func fileURL(in error: Error?) -> URL? {
-        guard let error = error,
-              let refused = holdsError(error, where: UnsendableURL.matches) as? URLError,
-              let url = refused.failingURL, url.isFileURL else { return nil }
-        return url
-    }
-
-    /// Says that the fetch's URL was a file: URL, made by `URL(fileURLWithPath:)`.
-    static func fileURLMessage(_ url: URL) -> String {
-        """
-        fetchMessageThreads's completion got URLError(-1002) without sending any request: its URL was \
-        \(url.absoluteString), a file: URL. `URL(fileURLWithPath:)` makes the URL of a file on this machine, whatever \
-        the text holds (`https://…` included), and no data task sends that to a server. Build the URL from `baseURL` \
-        itself — `baseURL.appendingPathExtension("json")` — or, from a text, with `URL(string:)`. See LESSONS.md §4.1.
-        """
     }
 
     /// The URLError `error` is, or holds — as an underlying error (`Data(contentsOf:)` wraps a failed download in a
