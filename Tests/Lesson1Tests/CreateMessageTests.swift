@@ -120,13 +120,13 @@ final class CreateMessageTests: Lesson1TestCase {
         XCTAssertTrue(request.hasJSONSuffix, """
             createMessage's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API answers \
             only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)).\
-            \(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request))\(Self.jsonInTheMiddleNote(request)) See LESSONS.md §1.2.
+            \(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request))\(Self.jsonInTheMiddleNote(request))\(Self.extensionWithoutDotNote(request)) See LESSONS.md §1.2.
             """)
         try requireNoEncodedSlash(in: request, of: exercise)
         XCTAssertEqual(request.path, expected, """
             createMessage wrote to the path \(request.path), but a thread's messages live at \(expected): \
             <baseURL>/<the thread's identifier>/messages.json. POST there and Firebase adds the message under a new \
-            key.\(Self.doubleDotNote(request))\(Self.jsonTwiceNote(request))\(Self.jsonInTheMiddleNote(request))\(Self.componentAsExtensionNote(request.path, expected: expected))\
+            key.\(Self.doubleDotNote(request))\(Self.jsonTwiceNote(request))\(Self.objectInPathNote(request.path))\(Self.jsonInTheMiddleNote(request))\(Self.componentAsExtensionNote(request.path, expected: expected))\
             \(Self.caseNote(request.path, expected))\(Self.rootMessagesNote(request, expected: expected)) URL sent: \(request.url.absoluteString). See LESSONS.md §1.2.
             """)
     }

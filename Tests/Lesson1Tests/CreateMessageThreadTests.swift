@@ -110,13 +110,13 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         XCTAssertTrue(request.hasJSONSuffix, """
             createMessageThread's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API \
             answers only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)). \
-            Add the extension after the identifier.\(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request))\(Self.jsonInTheMiddleNote(request)) See LESSONS.md §1.2.
+            Add the extension after the identifier.\(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request))\(Self.jsonInTheMiddleNote(request))\(Self.extensionWithoutDotNote(request)) See LESSONS.md §1.2.
             """)
         try requireNoEncodedSlash(in: request, of: exercise)
         XCTAssertEqual(request.path, "/\(thread.identifier)", """
             createMessageThread wrote to the path \(request.path), but a thread lives at its own key: \
             /\(thread.identifier) (the identifier in its body), so the URL is <baseURL>/<identifier>.json.\
-            \(Self.doubleDotNote(request))\(Self.jsonTwiceNote(request))\(Self.caseNote(request.path, "/\(thread.identifier)"))\
+            \(Self.doubleDotNote(request))\(Self.jsonTwiceNote(request))\(Self.objectInPathNote(request.path))\(Self.caseNote(request.path, "/\(thread.identifier)"))\
             \(request.path == "/.\(thread.identifier)" ? Self.identifierAsExtensionNote : "") URL sent: \(request.url.absoluteString). \
             See LESSONS.md §1.2.
             """)

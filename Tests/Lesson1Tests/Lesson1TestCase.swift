@@ -551,6 +551,26 @@ class Lesson1TestCase: LabTestCase {
             + "add every key first, then `appendingPathExtension(\"json\")`, once, last."
     }
 
+    /// Added to a "no .json" failure when the URL ends in `json` without its dot (text pasted together), or in the key
+    /// `/json` (the extension added as a path component).
+    static func extensionWithoutDotNote(_ request: RecordedRequest) -> String {
+        let path = request.url.path
+        if path.hasSuffix("/json") {
+            return " It ends in `/json`: \"json\" was added as a path component, a key of its own, not as the extension "
+                + "(`appendingPathExtension(\"json\")` adds `.json` to the last key)."
+        }
+        guard path.hasSuffix("json"), !path.hasSuffix(".json") else { return "" }
+        return " It ends in `json` without the dot: in a URL written as text the extension needs its dot, \".json\" (only "
+            + "`appendingPathExtension(\"json\")` adds the dot itself)."
+    }
+
+    /// Added to a wrong-path failure when the path holds how Swift prints a MessageThread object (`"\(thread)"`).
+    static func objectInPathNote(_ path: String) -> String {
+        guard path.contains("MessageThread") else { return "" }
+        return " `\(path.dropFirst())` is how Swift prints the MessageThread object itself (`\"\\(thread)\"` in a string): "
+            + "put the thread's `identifier` in the URL, not the thread."
+    }
+
     /// Added to a wrong-path failure when `component` (the expected path's last key) follows a dot instead of a slash:
     /// it was added as a path extension.
     static func componentAsExtensionNote(_ path: String, expected: String) -> String {
