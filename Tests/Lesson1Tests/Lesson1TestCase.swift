@@ -73,16 +73,20 @@ class Lesson1TestCase: LabTestCase {
         }
     }
 
-    /// For a write that went out as a GET: the two ways code that *meant* to write sends one (`method`: the one it
+    /// For a write that went out as a GET: the ways code that *meant* to write sends one (`method`: the one it
     /// should have used). Empty for any other method.
     static func plainGETNote(_ request: RecordedRequest, shouldBe method: String) -> String {
         guard request.method == "GET" else { return "" }
+        let copy = "URLRequest is a struct: what a helper sets on its own copy (its parameter made a `var`) never "
+            + "reaches the request you send. Set it on that very request, pass the request `inout` (`func configure(_ "
+            + "request: inout URLRequest)`, called with `&request`), or return the changed copy."
         guard (request.body ?? Data()).isEmpty else {
-            return " A URLRequest is a GET until you set its method: `request.httpMethod = \"\(method)\"`."
+            return " A URLRequest is a GET until you set its method: `request.httpMethod = \"\(method)\"`. Or it was set on a copy: " + copy
         }
         return " A GET with no body is what `session.dataTask(with: url)` sends: given a URL instead of your URLRequest, "
             + "the task knows nothing of its httpMethod and httpBody. Pass the request, `session.dataTask(with: request)` "
-            + "(and set its `httpMethod`: a URLRequest is a GET until you do)."
+            + "(and set its `httpMethod`: a URLRequest is a GET until you do). Or the method and the body were set on a "
+            + "copy: " + copy
     }
 
     /// For a write sent as a PATCH (`method`: the one it should have used): what PATCH does in Firebase. Empty for any
