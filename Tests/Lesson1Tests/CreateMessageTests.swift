@@ -417,7 +417,9 @@ final class CreateMessageTests: Lesson1TestCase {
             messages made before sending (`var updated = messageThread.messages; updated.append(message)`, assigned in the \
             handler) holds only what was there when that call began, so assigning it drops what the other call added \
             meanwhile. In the handler, append to the thread's messages as they are then: \
-            `messageThread.messages.append(message)`. See LESSONS.md §1.4.
+            `messageThread.messages.append(message)`. Or the two appends ran at the same moment on two threads (each in a \
+            `Task.detached` or on a concurrent queue): a data race, which can lose one — append where the answers come one \
+            at a time, in the session's handler or on the main actor. See LESSONS.md §1.4.
             """)
     }
 

@@ -374,7 +374,9 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             but `messageThreads` holds \(controller.messageThreads.map(ThreadCopy.init)): the thread \(lost) was lost. \
             A list built before sending (`let updated = messageThreads + [thread]`, assigned in the handler) holds only \
             what was there when that call began, so assigning it drops what the other call added meanwhile. In the \
-            handler, append to the list as it is then: `self.messageThreads.append(thread)`. See LESSONS.md §1.3.
+            handler, append to the list as it is then: `self.messageThreads.append(thread)`. Or the two appends ran at the \
+            same moment on two threads (each in a `Task.detached` or on a concurrent queue): a data race, which can lose \
+            one — append where the answers come one at a time, in the session's handler or on the main actor. See LESSONS.md §1.3.
             """)
     }
 }
