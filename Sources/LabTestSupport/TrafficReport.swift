@@ -30,12 +30,28 @@ public struct TrafficReport {
                 """
         }
         if let request = toOtherHost.first {
+            if let folded = Self.foldedScheme(exercise, request) { return folded }
             return """
                 \(exercise.function) sent \(request.method) \(request.url.absoluteString), which is not under the \
                 controller's `baseURL` (\(baseURL.absoluteString)). Build every URL from `baseURL`. See \(exercise.reference).
                 """
         }
         return nil
+    }
+
+    /// The message for a request whose URL lost its host because the `//` after its scheme became one slash
+    /// (`https:/host/…`, as NSString's file-path methods make it); nil for any other request.
+    static func foldedScheme(_ exercise: Exercise, _ request: RecordedRequest) -> String? {
+        let text = request.url.absoluteString
+        guard request.url.host == nil, let scheme = request.url.scheme, ["http", "https"].contains(scheme.lowercased()),
+              text.hasPrefix(scheme + ":/"), !text.hasPrefix(scheme + "://") else { return nil }
+        return """
+            \(exercise.function) sent \(request.method) \(text): after `\(scheme):` comes one slash, not two, so the URL has \
+            no host (the server's name became the first key of its path) and cannot reach the server. NSString's \
+            file-path methods do that: `(text as NSString).appendingPathComponent(…)` and `.appendingPathExtension(…)` \
+            treat a URL's text as a path on disk and fold its `//` into `/`. Build the URL with URL's own methods \
+            (`baseURL.appendingPathComponent(…)`), or as a string without NSString. See LESSONS.md §1.2 and \(exercise.reference).
+            """
     }
 
     /// On Linux, the message for an answer read with a download task, nil elsewhere or for a data task:

@@ -120,13 +120,14 @@ final class CreateMessageTests: Lesson1TestCase {
         XCTAssertTrue(request.hasJSONSuffix, """
             createMessage's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API answers \
             only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)).\
-            \(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request)) See LESSONS.md §1.2.
+            \(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request))\(Self.jsonInTheMiddleNote(request))\(Self.extensionWithoutDotNote(request)) See LESSONS.md §1.2.
             """)
         try requireNoEncodedSlash(in: request, of: exercise)
         XCTAssertEqual(request.path, expected, """
             createMessage wrote to the path \(request.path), but a thread's messages live at \(expected): \
             <baseURL>/<the thread's identifier>/messages.json. POST there and Firebase adds the message under a new \
-            key.\(Self.doubleDotNote(request))\(Self.caseNote(request.path, expected)) URL sent: \(request.url.absoluteString). See LESSONS.md §1.2.
+            key.\(Self.doubleDotNote(request))\(Self.jsonTwiceNote(request))\(Self.objectInPathNote(request.path))\(Self.jsonInTheMiddleNote(request))\(Self.componentAsExtensionNote(request.path, expected: expected))\
+            \(Self.caseNote(request.path, expected))\(Self.rootMessagesNote(request, expected: expected)) URL sent: \(request.url.absoluteString). See LESSONS.md §1.2.
             """)
     }
 
@@ -416,7 +417,9 @@ final class CreateMessageTests: Lesson1TestCase {
             messages made before sending (`var updated = messageThread.messages; updated.append(message)`, assigned in the \
             handler) holds only what was there when that call began, so assigning it drops what the other call added \
             meanwhile. In the handler, append to the thread's messages as they are then: \
-            `messageThread.messages.append(message)`. See LESSONS.md §1.4.
+            `messageThread.messages.append(message)`. Or the two appends ran at the same moment on two threads (each in a \
+            `Task.detached` or on a concurrent queue): a data race, which can lose one — append where the answers come one \
+            at a time, in the session's handler or on the main actor. See LESSONS.md §1.4.
             """)
     }
 
@@ -434,6 +437,16 @@ final class CreateMessageTests: Lesson1TestCase {
     }
 
     // MARK: Helpers
+
+    /// Added to a wrong-path failure when the message went to `/messages` at the database's root: the thread's
+    /// identifier is missing — left out, or cut off by a relative URL whose text starts with `/`.
+    static func rootMessagesNote(_ request: RecordedRequest, expected: String) -> String {
+        guard request.path == "/messages", expected != "/messages" else { return "" }
+        return " The path has no thread in it: `messages` sits at the database's root. Put the thread's identifier before "
+            + "it. (With `URL(string:relativeTo:)`, text that starts with \"/\" — `URL(string: \"/messages.json\", relativeTo: "
+            + "threadURL)` — keeps only the base's scheme and host and replaces its whole path: write it without the leading "
+            + "slash, relative to a thread URL that ends in \"/\".)"
+    }
 
     /// Same text, sender and timestamp — exactly: the message kept is the one encoded and sent, and a JSON number
     /// written by JSONEncoder reads back as the same Double. A message made again gets a later `Date()`.

@@ -110,13 +110,13 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         XCTAssertTrue(request.hasJSONSuffix, """
             createMessageThread's URL does not end in `.json`: \(request.url.absoluteString). Firebase's REST API \
             answers only URLs ending in .json (without it the server sends an error page: \(request.response.statusCode)). \
-            Add the extension after the identifier.\(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request)) See LESSONS.md §1.2.
+            Add the extension after the identifier.\(Self.trailingSlashNote(request))\(Self.unchangedBaseURLNote(request))\(Self.jsonInTheMiddleNote(request))\(Self.extensionWithoutDotNote(request)) See LESSONS.md §1.2.
             """)
         try requireNoEncodedSlash(in: request, of: exercise)
         XCTAssertEqual(request.path, "/\(thread.identifier)", """
             createMessageThread wrote to the path \(request.path), but a thread lives at its own key: \
             /\(thread.identifier) (the identifier in its body), so the URL is <baseURL>/<identifier>.json.\
-            \(Self.doubleDotNote(request))\(Self.caseNote(request.path, "/\(thread.identifier)"))\
+            \(Self.doubleDotNote(request))\(Self.jsonTwiceNote(request))\(Self.objectInPathNote(request.path))\(Self.caseNote(request.path, "/\(thread.identifier)"))\
             \(request.path == "/.\(thread.identifier)" ? Self.identifierAsExtensionNote : "") URL sent: \(request.url.absoluteString). \
             See LESSONS.md §1.2.
             """)
@@ -374,7 +374,9 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             but `messageThreads` holds \(controller.messageThreads.map(ThreadCopy.init)): the thread \(lost) was lost. \
             A list built before sending (`let updated = messageThreads + [thread]`, assigned in the handler) holds only \
             what was there when that call began, so assigning it drops what the other call added meanwhile. In the \
-            handler, append to the list as it is then: `self.messageThreads.append(thread)`. See LESSONS.md §1.3.
+            handler, append to the list as it is then: `self.messageThreads.append(thread)`. Or the two appends ran at the \
+            same moment on two threads (each in a `Task.detached` or on a concurrent queue): a data race, which can lose \
+            one — append where the answers come one at a time, in the session's handler or on the main actor. See LESSONS.md §1.3.
             """)
     }
 }

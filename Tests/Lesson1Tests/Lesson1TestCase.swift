@@ -73,16 +73,20 @@ class Lesson1TestCase: LabTestCase {
         }
     }
 
-    /// For a write that went out as a GET: the two ways code that *meant* to write sends one (`method`: the one it
+    /// For a write that went out as a GET: the ways code that *meant* to write sends one (`method`: the one it
     /// should have used). Empty for any other method.
     static func plainGETNote(_ request: RecordedRequest, shouldBe method: String) -> String {
         guard request.method == "GET" else { return "" }
+        let copy = "URLRequest is a struct: what a helper sets on its own copy (its parameter made a `var`) never "
+            + "reaches the request you send. Set it on that very request, pass the request `inout` (`func configure(_ "
+            + "request: inout URLRequest)`, called with `&request`), or return the changed copy."
         guard (request.body ?? Data()).isEmpty else {
-            return " A URLRequest is a GET until you set its method: `request.httpMethod = \"\(method)\"`."
+            return " A URLRequest is a GET until you set its method: `request.httpMethod = \"\(method)\"`. Or it was set on a copy: " + copy
         }
         return " A GET with no body is what `session.dataTask(with: url)` sends: given a URL instead of your URLRequest, "
             + "the task knows nothing of its httpMethod and httpBody. Pass the request, `session.dataTask(with: request)` "
-            + "(and set its `httpMethod`: a URLRequest is a GET until you do)."
+            + "(and set its `httpMethod`: a URLRequest is a GET until you do). Or the method and the body were set on a "
+            + "copy: " + copy
     }
 
     /// For a write sent as a PATCH (`method`: the one it should have used): what PATCH does in Firebase. Empty for any
@@ -168,8 +172,14 @@ class Lesson1TestCase: LabTestCase {
         if latency >= 0.25, took >= latency - 0.05, let first = calls.first, first.at <= returned {
             throw fail(Self.waitedForTheAnswer(exercise, first.error, fromInside: false, latency: latency, took: took), file: file, line: line)
         }
-        // A request that failed and was sent again (a retry): named before what the retry made of the failure.
         let sent = Array(emulator.requests.dropFirst(requestsBefore))
+        // Returned long after its request was answered, its completion still to come: it waited (a semaphore with a
+        // time-out) for work that needed the very thread it blocked — a hop to the main queue, with the caller on it.
+        if took >= 0.8, let answered = sent.first?.receivedAt, returned.timeIntervalSince(answered) >= 0.6 + latency,
+           let first = calls.first, first.at > returned {
+            throw fail(Self.blockedItsOwnHop(exercise, took: took, afterTheAnswer: returned.timeIntervalSince(answered)), file: file, line: line)
+        }
+        // A request that failed and was sent again (a retry): named before what the retry made of the failure.
         if sent.count > 1, let first = sent.first, !(200...299).contains(first.response.statusCode) {
             recorder.reported = true
             throw fail(Self.retried(exercise, first: first, requests: sent.count), file: file, line: line)
@@ -181,7 +191,7 @@ class Lesson1TestCase: LabTestCase {
         let traffic = TrafficReport(emulator)
         if traffic.received.isEmpty, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty,
            let error = value, Self.isURLError(error) {
-            if let why = UnsendableURL.explanation(of: error) {  // it never reached any session's protocol
+            if let why = Self.fileURLExplanation(of: error) ?? UnsendableURL.explanation(of: error) {  // it never reached any session's protocol
                 throw fail("""
                     No request reached the emulator, and \(exercise.function)'s completion got \(Self.describe(error)) \
                     from the data task: \(why) See LESSONS.md §1.2.
@@ -220,6 +230,20 @@ class Lesson1TestCase: LabTestCase {
             return !sent.isEmpty && sent.allSatisfy { Date().timeIntervalSince($0.receivedAt) > 0.35 }
         }
         return took >= 0.25 && called.calls.first.map { $0.at.timeIntervalSince(began) >= 0.25 } == true ? took : nil
+    }
+
+    /// The message for a function that kept the caller's thread long after its request was answered, and whose
+    /// completion came only once it had returned: it waited for a hop to the thread it was blocking.
+    static func blockedItsOwnHop(_ exercise: Exercise, took: TimeInterval, afterTheAnswer: TimeInterval) -> String {
+        """
+        \(exercise.function) took \(String(format: "%.2f", took)) s to return, \(String(format: "%.2f", afterTheAnswer)) s \
+        after its request had arrived, and its completion ran only once it had returned: it waited for something that \
+        could not happen while it waited. A DispatchSemaphore (or a group's wait()) blocked the caller's thread — the \
+        main thread, in an app and here — while the handler's `DispatchQueue.main.async` needed that very thread to run, \
+        so nothing moved until the wait timed out (and without a time-out, never: a deadlock). Don't wait: return right \
+        after resume(), and let the handler (or its hop to the main queue) call `completion`. See \(exercise.reference) \
+        and §1.2.1.
+        """
     }
 
     /// The message for a function that waited for its request's answer before returning.
@@ -509,6 +533,69 @@ class Lesson1TestCase: LabTestCase {
             + "return a new URL and leave the one they are called on as it was, so a call whose result is unused (Swift "
             + "warns: \"result of call … is unused\") changes nothing. Use the result — `let url = baseURL"
             + ".appendingPathComponent(…).appendingPathExtension(\"json\")` — or the mutating `url.appendPathComponent(…)` on a `var`."
+    }
+
+    /// Added to a wrong-path failure when the URL ends in `.json.json`: the extension was added twice.
+    static func jsonTwiceNote(_ request: RecordedRequest) -> String {
+        guard request.url.path.hasSuffix(".json.json") else { return "" }
+        return " The URL ends in `.json.json`: the extension was added twice — once in the text of a component (\"….json\") "
+            + "and again by `appendingPathExtension(\"json\")` (or a helper that adds it). Add it once, at the end."
+    }
+
+    /// Added to a "no .json" failure when `.json` is in the middle of the path: the extension went on before a later
+    /// component (on `baseURL` itself, or on a key before the next one).
+    static func jsonInTheMiddleNote(_ request: RecordedRequest) -> String {
+        let path = request.url.path
+        guard !path.hasSuffix(".json/"), let range = path.range(of: ".json/") else { return "" }
+        let rest = String(path[range.upperBound...])
+        let how = path.hasPrefix("/.json/")
+            ? "it went on `baseURL` itself (`baseURL.appendingPathExtension(\"json\")`) before any key was added"
+            : "the extension went on before the next path component was added"
+        return " `.json` is in the middle of it, before `\(rest)`: \(how). An extension belongs to the URL's last component: "
+            + "add every key first, then `appendingPathExtension(\"json\")`, once, last."
+    }
+
+    /// Added to a "no .json" failure when the URL ends in `json` without its dot (text pasted together), or in the key
+    /// `/json` (the extension added as a path component).
+    static func extensionWithoutDotNote(_ request: RecordedRequest) -> String {
+        let path = request.url.path
+        if path.hasSuffix("/json") {
+            return " It ends in `/json`: \"json\" was added as a path component, a key of its own, not as the extension "
+                + "(`appendingPathExtension(\"json\")` adds `.json` to the last key)."
+        }
+        guard path.hasSuffix("json"), !path.hasSuffix(".json") else { return "" }
+        return " It ends in `json` without the dot: in a URL written as text the extension needs its dot, \".json\" (only "
+            + "`appendingPathExtension(\"json\")` adds the dot itself)."
+    }
+
+    /// Added to a wrong-path failure when the path holds how Swift prints a MessageThread object (`"\(thread)"`).
+    static func objectInPathNote(_ path: String) -> String {
+        guard path.contains("MessageThread") else { return "" }
+        return " `\(path.dropFirst())` is how Swift prints the MessageThread object itself (`\"\\(thread)\"` in a string): "
+            + "put the thread's `identifier` in the URL, not the thread."
+    }
+
+    /// Added to a wrong-path failure when `component` (the expected path's last key) follows a dot instead of a slash:
+    /// it was added as a path extension.
+    static func componentAsExtensionNote(_ path: String, expected: String) -> String {
+        guard let slash = expected.lastIndex(of: "/"), slash != expected.startIndex else { return "" }
+        let component = String(expected[expected.index(after: slash)...])
+        guard path == expected[..<slash] + "." + component else { return "" }
+        return " `\(component)` follows a dot: it was added as a path extension (`appendPathExtension(\"\(component)\")`), "
+            + "which puts a dot before it. Add it as a path component (`appendingPathComponent(\"\(component)\")`), then "
+            + "the extension \"json\"."
+    }
+
+    /// Why a request was never sent when the URL is a file URL: `URL(fileURLWithPath:)` (or one made from such a URL)
+    /// names a file on this computer, which no session sends to a server. Nil for any other error.
+    static func fileURLExplanation(of error: Error) -> String? {
+        guard let url = (error as? URLError)?.failingURL, url.isFileURL else { return nil }
+        return """
+            URLSession could not send \(url.absoluteString): that is a file URL (`file://…`), a path on this computer, not \
+            an address on the server. `URL(fileURLWithPath:)` makes one from whatever text it is given, a web address \
+            too (its `https://` becomes folders of the path). Build the URL from the base URL itself: \
+            `baseURL.appendingPathComponent(…).appendingPathExtension("json")`, or `URL(string:)` for a URL written as text.
+            """
     }
 
     /// Added to a "no .json" failure when the URL ends in `.json/`: a slash after the extension hides it.
