@@ -42,7 +42,8 @@ public enum UnsendableURL {
         if text.range(of: "%3A", options: .caseInsensitive) != nil || text.range(of: "%2F", options: .caseInsensitive) != nil {
             return """
                 \(refused): the whole URL was percent-encoded, so it has no scheme and host any more \
-                (`addingPercentEncoding(withAllowedCharacters: .urlHostAllowed)` encodes the `:` and every `/`). \(fix)
+                (`addingPercentEncoding(withAllowedCharacters:)` with `.urlHostAllowed` encodes the `:` and every `/`, with \
+                `.urlPathAllowed` the `:`). \(fix)
                 """
         }
         if let scheme = url.scheme, !["http", "https"].contains(scheme.lowercased()) {
@@ -53,8 +54,9 @@ public enum UnsendableURL {
         }
         return """
             \(refused): it has no scheme and host (`https://…`) to send to. A string of the path alone makes such \
-            a URL: `URL(string: "<id>.json")` is relative to nothing, `baseURL.path` is only the path, and \
-            `baseURL.host` lacks the scheme. \(fix)
+            a URL: `URL(string: "<id>.json")` is relative to nothing, `baseURL.path` is only the path, \
+            `baseURL.host` lacks the scheme, and `URLComponents(url:resolvingAgainstBaseURL: false)` of a URL made \
+            `relativeTo:` keeps only its relative part. \(fix)
             """
     }
 }

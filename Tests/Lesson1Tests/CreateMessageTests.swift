@@ -103,6 +103,20 @@ final class CreateMessageTests: Lesson1TestCase {
         _ = try onlyRequest(from: exercise)
     }
 
+    /// A session made from the injected one's configuration reaches the same emulator (see `injectedSessionSent`).
+    func test_createMessage_sendsItsRequestWithTheInjectedSessionItself() throws {
+        emulator.latency = 0.5
+        let thread = sampleThread()
+        let before = emulator.requests.count
+        let sentByIt = Box<Bool>()
+        _ = try awaitCompletion(of: exercise, on: emulator) { (done: @escaping (Error?) -> Void) in
+            controller.createMessage(messageThread: thread, text: "PUT puts, POST appends", sender: "Ada", completion: done)
+            if let sent = injectedSessionSent(since: before, on: emulator) { sentByIt.set(sent) }
+        }
+        let request = try onlyRequest(from: exercise)
+        if sentByIt.get() == false { throw fail(Self.sentThroughAnotherSession(exercise, request)) }
+    }
+
     func test_createMessage_usesPOST() throws {
         try createMessage(in: sampleThread())
         let request = try onlyRequest(from: exercise)

@@ -78,6 +78,19 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         _ = try onlyRequest(from: exercise)
     }
 
+    /// A session made from the injected one's configuration reaches the same emulator (see `injectedSessionSent`).
+    func test_createMessageThread_sendsItsRequestWithTheInjectedSessionItself() throws {
+        emulator.latency = 0.5
+        let before = emulator.requests.count
+        let sentByIt = Box<Bool>()
+        _ = try awaitCompletion(of: exercise, on: emulator) { (done: @escaping (Error?) -> Void) in
+            controller.createMessageThread(title: "PUT vs POST", completion: done)
+            if let sent = injectedSessionSent(since: before, on: emulator) { sentByIt.set(sent) }
+        }
+        let request = try onlyRequest(from: exercise)
+        if sentByIt.get() == false { throw fail(Self.sentThroughAnotherSession(exercise, request)) }
+    }
+
     func test_createMessageThread_usesPUT() throws {
         try createThread()
         let request = try onlyRequest(from: exercise)

@@ -191,7 +191,7 @@ class Lesson1TestCase: LabTestCase {
         let traffic = TrafficReport(emulator)
         if traffic.received.isEmpty, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty,
            let error = value, Self.isURLError(error) {
-            if let why = Self.fileURLExplanation(of: error) ?? UnsendableURL.explanation(of: error) {  // it never reached any session's protocol
+            if let why = UnsendableURL.explanation(of: error) {  // it never reached any session's protocol
                 throw fail("""
                     No request reached the emulator, and \(exercise.function)'s completion got \(Self.describe(error)) \
                     from the data task: \(why) See LESSONS.md §1.2.
@@ -584,18 +584,6 @@ class Lesson1TestCase: LabTestCase {
         return " `\(component)` follows a dot: it was added as a path extension (`appendPathExtension(\"\(component)\")`), "
             + "which puts a dot before it. Add it as a path component (`appendingPathComponent(\"\(component)\")`), then "
             + "the extension \"json\"."
-    }
-
-    /// Why a request was never sent when the URL is a file URL: `URL(fileURLWithPath:)` (or one made from such a URL)
-    /// names a file on this computer, which no session sends to a server. Nil for any other error.
-    static func fileURLExplanation(of error: Error) -> String? {
-        guard let url = (error as? URLError)?.failingURL, url.isFileURL else { return nil }
-        return """
-            URLSession could not send \(url.absoluteString): that is a file URL (`file://…`), a path on this computer, not \
-            an address on the server. `URL(fileURLWithPath:)` makes one from whatever text it is given, a web address \
-            too (its `https://` becomes folders of the path). Build the URL from the base URL itself: \
-            `baseURL.appendingPathComponent(…).appendingPathExtension("json")`, or `URL(string:)` for a URL written as text.
-            """
     }
 
     /// Added to a "no .json" failure when the URL ends in `.json/`: a slash after the extension hides it.

@@ -24,33 +24,17 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         _ = try onlyRequest(from: exercise, on: emulator)
     }
 
+    /// A session made from the injected one's configuration reaches the same emulator (see `injectedSessionSent`).
     func test_fetchMessageThreads_sendsItsRequestWithTheInjectedSessionItself() throws {
-        // A session made from the injected one's configuration reaches the same emulator: only the injected session's
-        // own list of tasks, read while the request waits for its answer, tells the two apart.
         emulator.latency = 0.5
-        let tasksListed = Box<(count: Int, at: Date)>()
+        let before = emulator.requests.count
+        let sentByIt = Box<Bool>()
         _ = try awaitCompletion(of: exercise, on: emulator) { (done: @escaping (Error?) -> Void) in
             controller.fetchMessageThreads(completion: done)
-            let deadline = Date(timeIntervalSinceNow: 0.3)
-            while emulator.requests.isEmpty && Date() < deadline {
-                RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.002))
-            }
-            guard !emulator.requests.isEmpty else { return }
-            if let tasks = emulator.session.tasks(within: 0.3) { tasksListed.set((tasks.count, Date())) }
+            if let sent = injectedSessionSent(since: before, on: emulator) { sentByIt.set(sent) }
         }
         let request = try onlyRequest(from: exercise, on: emulator)
-        // Judged only when the list was read well before the answer: a task that has ended is no longer listed.
-        guard let listing = tasksListed.get(), listing.at < request.receivedAt.addingTimeInterval(emulator.latency - 0.1) else { return }
-        if listing.count == 0 {
-            throw fail("""
-                fetchMessageThreads's request (\(request.summary)) reached the emulator, but not as a task of the \
-                controller's `session`: while it waited for the answer, `session` had no task at all. It went through \
-                another URLSession — one made with `URLSession(configuration: session.configuration)`, say, which \
-                reaches the same server but is a new session on every fetch, never invalidated (each one is leaked), \
-                without the injected session's delegate. Send the request with the injected session itself: \
-                `session.dataTask(with:)` (or `session.data(for:)`). See LESSONS.md §4.6.
-                """)
-        }
+        if sentByIt.get() == false { throw fail(Self.sentThroughAnotherSession(exercise, request)) }
     }
 
     func test_fetchMessageThreads_usesGET() throws {
