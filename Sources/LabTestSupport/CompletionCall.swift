@@ -77,7 +77,9 @@ extension LabTestCase {
                 }
             }
             if let early = Self.calledBeforeAnswer(first.at, requests: sent, latency: latency) {
-                throw fail("\(exercise.function) \(early) See \(exercise.reference).", file: file, line: line)
+                let cancelled = Self.holdsError(first.value, where: { ($0 as? URLError)?.code == .cancelled }) != nil
+                throw fail("\(exercise.function) \(early)\(cancelled ? Self.cancelledEarly : "") See \(exercise.reference).",
+                           file: file, line: line)
             }
         }
         if counter.calls.count > 1 {
@@ -188,6 +190,11 @@ extension LabTestCase {
             `resume()` runs at once, long before the answer arrives.
             """
     }
+
+    /// Added when that early completion held URLError -999: the request's task was cancelled before its answer.
+    static let cancelledEarly = " It came with URLError -999 (cancelled): the task was cancelled before its answer — by "
+        + "`task.cancel()`, or by the session's `invalidateAndCancel()`, which cancels every task the session has (the "
+        + "injected session is not yours to end: leave it as it is)."
 
     /// The message for a completion handler called more than once, naming only the cause the calls show.
     static func calledTwice<Value>(_ exercise: Exercise, calls: [(Value, Date)], requests: [RecordedRequest]) -> String {
