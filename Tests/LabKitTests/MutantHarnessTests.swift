@@ -35,6 +35,26 @@ final class MutantHarnessTests: FolderTestCase {
                        "Lesson1: mistakes caught 2/2 (100.0 %), named first 1/2 (50.0 %)")
     }
 
+    /// Lesson 10's `order-and-comparator` was named first in one run and not in the next with the same test failing:
+    /// `--repeat` compared only which tests failed, and counted the first run. Now the naming is part of the verdict,
+    /// and the worst run counts.
+    func test_repeatedRuns_aMistakeMisnamedInOneRun_isUnstableAndNotNamedFirst() {
+        let exercise = LessonCatalog.Exercise(section: "1.3", function: "f()", file: "F.swift", testClass: "FTests", pointsPerTest: nil, hints: ["h"])
+        let lesson = LessonCatalog.Lesson(name: "Lesson1", title: "PUT vs POST", chapter: "1", exercises: [exercise])
+        var mistake = mutant([])
+        mistake.expect = ["Use PUT"]
+        func run(_ message: String) -> Verdict {
+            Verdict(mistake, failures: [TestResult(name: "test_a", testClass: "FTests", testModule: "Lesson1Tests", outcome: .failed,
+                                                   message: message, lesson: lesson, exercise: exercise)])
+        }
+        var lines: [String] = []
+        let tally = MutantsCommand.tally(lesson, mutants: [mistake], verdicts: [[run("Use PUT here"), run("the order differs")]],
+                                         output: { lines.append($0) })
+        XCTAssertEqual([tally.caught, tally.namedFirst, tally.unstable], [1, 0, 1], lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains { $0.contains("NOT named first") && $0.contains("UNSTABLE") }, lines.joined(separator: "\n"))
+        XCTAssertFalse(tally.acceptable)
+    }
+
     func test_apply_refusesTextThatIsMissingOrAmbiguous_namingTheMutant() throws {
         try write("A.swift", "x\nx\n")
         XCTAssertThrowsError(try mutant([.init(file: "A.swift", find: "x", replace: "y")]).apply(in: folder)) { error in

@@ -49,17 +49,32 @@ final class MessageOrderTests: Lesson10TestCase {
     })
 
     func test_inOrder_oldestFirst_byTimestamp_notByKey() throws {
-        let texts = try inOrder(Self.skewed).map(\.text)
-        if texts == ["3", "1", "8", "2", "6", "4", "7", "5"] {
-            return XCTFail("""
-                \(exercise.function) ordered the messages by key; the order is by timestamp (keys come from each \
-                client's clock). See \(exercise.reference).
-                """)
-        }
         let inTime = (1...8).map(String.init)
+        // The skewed page in key order may come from a sort by key, or by chance from a comparison joined by `||` or
+        // `&&` (the dictionary's order decides): the backwards page tells them apart, where a sort by key gives 8 to 1.
+        var inKeyOrder = false
         for page in [Self.skewed, Self.backwards] {
-            let texts = page == Self.skewed ? texts : try inOrder(page).map(\.text)
+            let texts = try inOrder(page).map(\.text)
+            if page == Self.skewed && texts == ["3", "1", "8", "2", "6", "4", "7", "5"] { inKeyOrder = true; continue }
+            if inKeyOrder && (texts == inTime.reversed() || texts == inTime) {
+                return XCTFail("""
+                    \(exercise.function) ordered the messages by key; expected oldest first by timestamp (keys come from \
+                    each client's clock). See \(exercise.reference).
+                    """)
+            }
             if texts == inTime { continue }
+            // The same page sorted with both comparisons joined by `&&`: the same wrong list, for the same dictionary.
+            let withAnd = page.map { Message(key: $0.key, body: $0.value) }
+                .sorted { $0.timestamp <= $1.timestamp && $0.key < $1.key }.map(\.text)
+            if texts == withAnd && texts != page.map(\.value.text) {
+                return XCTFail("""
+                    \(exercise.function) gave the messages in the order \(texts.joined(separator: " ")); expected oldest \
+                    first by timestamp, 1 to 8. See \(exercise.reference).
+                    Your comparison asks for the earlier timestamp AND the smaller key (`&&`): of two messages whose keys \
+                    are not in time order, neither comes first, so they stay where the dictionary put them. Compare the \
+                    keys only when the timestamps are equal — `(a.timestamp, a.key) < (b.timestamp, b.key)`.
+                    """)
+            }
             // The same page sorted with one comparison joined by `||`: the same wrong list, for the same dictionary.
             let withOr = page.map { Message(key: $0.key, body: $0.value) }
                 .sorted { $0.timestamp < $1.timestamp || $0.key < $1.key }.map(\.text)

@@ -141,8 +141,8 @@ public enum MutantsCommand {
                       output: (String) -> Void) -> Tally {
         var tally = Tally(lesson: lesson.name)
         for (mutant, runs) in zip(mutants, verdicts) {
-            let verdict = runs[0]
-            let stable = runs.allSatisfy { $0.fingerprint == verdict.fingerprint }
+            let verdict = Verdict.worst(of: runs, for: mutant)
+            let stable = runs.allSatisfy { $0.fingerprint == runs[0].fingerprint }
             switch (mutant.kind, verdict.broken) {
             case (_, .some): tally.broken += 1
             case (.mistake, nil):
@@ -318,8 +318,16 @@ struct Verdict {
         return String(line)
     }
 
-    /// Which tests failed, for comparing repeated runs.
-    var fingerprint: String { broken ?? failures.map(\.testCode).joined(separator: ",") }
+    /// Which tests failed, and whether the first named the mistake, for comparing repeated runs.
+    var fingerprint: String { broken ?? failures.map(\.testCode).joined(separator: ",") + (namedFirst ? "" : " (not named)") }
+
+    /// The run that counts among repeated ones: the worst — a mistake missed or misnamed in one run of three is
+    /// missed or misnamed, a correct variant rejected once is rejected.
+    static func worst(of runs: [Verdict], for mutant: MutantCatalog.Mutant) -> Verdict {
+        let worse: (Verdict) -> Bool = mutant.kind == .correct ? { $0.caught } : { !$0.caught }
+        return runs.first { $0.broken != nil } ?? runs.first(where: worse)
+            ?? (mutant.kind == .mistake ? runs.first { !$0.namedFirst } : nil) ?? runs[0]
+    }
 
     func label(for mutant: MutantCatalog.Mutant) -> String {
         if broken != nil { return "BROKEN       " }
