@@ -76,6 +76,15 @@ extension Lesson6TestCase {
                 the todo itself: decode `Todo.self`. See \(exercise.reference).
                 """
         }
+        if case .decoding(.keyNotFound(let key, let context))? = error as? TodoAPIError, context.codingPath.isEmpty,
+           !["userId", "id", "title", "completed"].contains(key.stringValue) {
+            return """
+                The server answered \(traffic.summary) with the todo itself, and \(exercise.function) failed with \
+                \(describe(error)): it decoded the answer as a wrapper around a todo and looked for the key \
+                "\(key.stringValue)", which this API does not send. Some APIs wrap what they answer ({"data": …}); \
+                json-server does not: decode `Todo.self` from the body as it is. See \(exercise.reference).
+                """
+        }
         return """
             The server answered \(traffic.summary), and \(exercise.function) failed with \(describe(error)). A 2xx \
             answer whose body is a todo is a success. See \(exercise.reference).

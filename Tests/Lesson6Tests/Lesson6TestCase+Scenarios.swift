@@ -89,6 +89,67 @@ extension Lesson6TestCase {
         }
     }
 
+    /// A 2xx with nothing in it (204 No Content, as some APIs answer a create) holds no saved todo and no new id: it is
+    /// a body that does not decode, not a success with the todo that was sent.
+    func checkEmptySaveAnswer(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws {
+        emulator.inject(.answer(status: 204, body: ""))
+        let outcome = try call()
+        try requireSaveRequest(exercise, for: "checking an empty answer", file: file, line: line)
+        if case .success(let todo) = outcome {
+            let sent = todo == Self.newTodo ? ", the todo it sent, still without an id" : ""
+            throw fail("""
+                The server answered 204 No Content, an empty body, and \(exercise.function) reported success with \(todo)\(sent). \
+                An empty answer holds no saved todo and no new id: like any 2xx whose body is not a todo, it is \
+                .decoding(error), the decoder's error (an empty body is still an answer). Don't fall back to the todo you \
+                sent: the caller would keep a todo without an id as if the server had stored it. See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        try checkFailure(outcome, is: .decoding, after: "answered 204 No Content with an empty body", of: exercise, file: file, line: line)
+    }
+
+    /// The caller lets go of its TodoAPI as soon as the call is made (`TodoAPI(session: s).todo(id: 4) { … }`, a
+    /// screen closed while it waits): the answer still belongs to the caller, and its completion is still called, once.
+    func checkCompletesWhenTheAPIIsLetGo(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+                                         _ start: (TodoAPI, @escaping (Result<Todo, TodoAPIError>) -> Void) -> Void) throws {
+        let calls = Calls()
+        let called = XCTestExpectation(description: "\(exercise.function) calls its completion")
+        called.assertForOverFulfill = false
+        weak var letGo: TodoAPI?
+        do {
+            let oneOff = TodoAPI(baseURL: emulator.baseURL, session: emulator.session)
+            letGo = oneOff
+            start(oneOff) { result in
+                calls.append(result)
+                called.fulfill()
+            }
+        }
+        try stopIfAStubRan(file: file, line: line)
+        _ = XCTWaiter().wait(for: [called], timeout: CompletionTimeouts.normal)
+        letLeftoverTasksFinish()
+        let report = TrafficReport(emulator)
+        guard let first = calls.all.first else {
+            let gone = letGo == nil ? " (and nothing kept it: it was gone before the answer came)" : ""
+            throw fail("""
+                \(exercise.function) was called on a TodoAPI that its caller let go of right after the call\(gone); the \
+                server answered (\(report.summary)), and the completion was never called within \
+                \(Int(CompletionTimeouts.normal)) s. The answer belongs to the caller, not to the TodoAPI: a handler that \
+                captures `[weak self]` and returns when self is gone (`guard let self else { return }`) drops it, and the \
+                caller — a spinner, an async wrapper's continuation — waits for ever. The handler needs nothing of self \
+                here: call completion on every path. See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        if calls.all.count > 1 {
+            throw fail("""
+                \(exercise.function) called its completion \(calls.all.count) times for one call \
+                (\(calls.all.map { Self.describe($0.mapError { $0 }) }.joined(separator: ", "))): once on every path. \
+                See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        if case .failure(let error) = first {
+            throw fail(Self.failedWhereSuccess(error, exercise: exercise, traffic: report), file: file, line: line)
+        }
+    }
+
     /// The one request of a save, for the tests of its method, URL, header and body.
     func requestOfSave(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws -> RecordedRequest {
         _ = try call()

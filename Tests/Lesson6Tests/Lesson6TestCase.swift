@@ -330,6 +330,13 @@ class Lesson6TestCase: LabTestCase {
                 One todo lives at its own URL, /todos/\(id). See LESSONS.md §6.1.
                 """
         }
+        if request.path.contains("Optional(") {
+            return """
+                \(exercise.function) asked for \(request.path) (\(request.summary)): an optional Int pasted into the URL's \
+                text ("\\(id)" with `id: Int?`) writes `Optional(\(id))`, not the number. Unwrap it first (`if let id`, \
+                `guard let id`), or pass an Int: /todos/\(id). See LESSONS.md §6.4.
+                """
+        }
         if request.path != "/todos/\(id)" {
             return "\(exercise.function) asked for \(request.path) (\(request.summary)); the todo with id \(id) is at /todos/\(id): <baseURL>, then `todos`, then the id. See LESSONS.md §6.1."
         }

@@ -61,4 +61,8 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
     func test_saveAsync_bodyNotJSON_throwsDecoding() throws {
         try checkBrokenBody(exercise) { try saveAsync() }
     }
+
+    func test_saveAsync_emptyAnswer_throwsDecoding() throws {
+        try checkEmptySaveAnswer(exercise) { try saveAsync() }
+    }
 }

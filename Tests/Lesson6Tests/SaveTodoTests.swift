@@ -92,4 +92,85 @@ final class SaveTodoTests: Lesson6TestCase {
     func test_save_bodyNotJSON_givesDecodingError() throws {
         try checkBrokenBody(exercise) { try save() }
     }
+
+    func test_save_emptyAnswer_givesDecodingError() throws {
+        try checkEmptySaveAnswer(exercise) { try save() }
+    }
+
+    // MARK: Calls that overlap, or that nobody keeps
+
+    /// A second save started while the first is under way (two new todos, or a double tap) is a request of its own,
+    /// with a completion of its own: no call refuses, cancels, or takes the completion of, another.
+    func test_save_twoSavesAtOnce_eachGetsItsOwnTodo() throws {
+        emulator.latency = 0.3  // both calls are made long before the first answer
+        let titles = ["First of two", "Second of two"]
+        let newIDs = [emulator.nextID, emulator.nextID + 1]
+        /// The server's copy of the todo with this title, under either of the two new ids.
+        func stored(_ title: String) -> [Todo] {
+            newIDs.map { Todo(id: $0, userId: Self.newUserID, title: title, completed: title == titles[1]) }
+        }
+        let calls = [titles[0]: Calls(), titles[1]: Calls()]
+        let bothCalled = XCTestExpectation(description: "both completions are called")
+        bothCalled.expectedFulfillmentCount = 2
+        bothCalled.assertForOverFulfill = false
+        for title in titles {
+            api.save(Todo(userId: Self.newUserID, title: title, completed: title == titles[1])) { result in
+                calls[title]?.append(result)
+                bothCalled.fulfill()
+            }
+            try stopIfAStubRan()
+        }
+        _ = XCTWaiter().wait(for: [bothCalled], timeout: CompletionTimeouts.normal)
+        letLeftoverTasksFinish()
+        let report = TrafficReport(emulator)
+        let start = """
+            \(exercise.function) was called twice at once, for two new todos ("First of two", then "Second of two"), \
+            before either answered (\(report.summary))
+            """
+        for (mine, other) in [(titles[0], titles[1]), (titles[1], titles[0])] {
+            let got = calls[mine]?.all ?? []
+            if let crossed = got.first(where: { result in stored(other).contains { (try? result.get()) == $0 } }) {
+                throw fail("""
+                    \(start), and the call for "\(mine)" was handed \(Self.describe(crossed.mapError { $0 })), the \
+                    other call's todo. Each call's completion belongs to that call: capture it in the data task's handler, \
+                    not in a property (a static, or one on TodoAPI) that the next call replaces. See \(exercise.reference).
+                    """)
+            }
+        }
+        for title in titles {
+            let got = calls[title]?.all ?? []
+            guard let first = got.first else {
+                throw fail("""
+                    \(start), and the completion of the call for "\(title)" was never called within \
+                    \(Int(CompletionTimeouts.normal)) s. A save started while another is under way is still its own \
+                    request with its own completion, called once: don't refuse or drop it (an "is saving" flag), and keep \
+                    nothing of one call where the next can replace it (a completion stored in a property). Stopping a \
+                    double tap is the screen's job (disable the button), not TodoAPI's. See \(exercise.reference).
+                    """)
+            }
+            if case .failure(let error) = first, case .transport(let urlError) = error, urlError.code == .cancelled {
+                throw fail("""
+                    \(start), and the call for "\(title)" failed with .transport(URLError(-999)): its POST was \
+                    cancelled — by the other call, which cancels "the previous save". Each save creates its own todo: \
+                    cancel a request only when its own caller no longer wants it. See \(exercise.reference).
+                    """)
+            }
+            if got.count > 1 {
+                throw fail("""
+                    \(start), and the completion of the call for "\(title)" was called \(got.count) times \
+                    (\(got.map { Self.describe($0.mapError { $0 }) }.joined(separator: ", "))): once per call. \
+                    See \(exercise.reference).
+                    """)
+            }
+            XCTAssertTrue(stored(title).contains { (try? first.get()) == $0 }, """
+                \(start), and the call for "\(title)" gave \(Self.describe(first.mapError { $0 })); each save, alone or \
+                beside another, POSTs its own todo and gives the server's copy of it, with the id the server assigned \
+                (\(newIDs[0]) or \(newIDs[1])). See \(exercise.reference).
+                """)
+        }
+    }
+
+    func test_save_apiLetGoRightAfterTheCall_stillCallsCompletion() throws {
+        try checkCompletesWhenTheAPIIsLetGo(exercise) { api, done in api.save(Self.newTodo, completion: done) }
+    }
 }

@@ -66,4 +66,56 @@ final class TodoByIDAsyncTests: Lesson6TestCase {
     func test_todoByIDAsync_bodyNotJSON_throwsDecoding() throws {
         try checkBrokenBody(exercise, fetching: 4) { try fetchAsync(id: 4) }
     }
+
+    // MARK: Two calls at once
+
+    /// A list's rows await their todos side by side (`async let`, a task group): two calls made before either
+    /// answered are two requests, and each returns its own todo.
+    func test_todoByIDAsync_twoFetchesAtOnce_eachReturnsItsOwnTodo() throws {
+        emulator.latency = 0.3  // both calls are made long before the first answer
+        let api = self.api!
+        let ids = [4, 157]
+        let outcomes = [4: Box<Result<Todo, Error>>(), 157: Box<Result<Todo, Error>>()]
+        let bothEnded = XCTestExpectation(description: "both calls return or throw")
+        bothEnded.expectedFulfillmentCount = 2
+        bothEnded.assertForOverFulfill = false
+        let tasks = ids.map { id in
+            Task.detached {
+                do {
+                    outcomes[id]?.set(.success(try await api.todo(id: id)))
+                } catch {
+                    outcomes[id]?.set(.failure(error))
+                }
+                bothEnded.fulfill()
+            }
+        }
+        _ = XCTWaiter().wait(for: [bothEnded], timeout: CompletionTimeouts.normal)
+        letLeftoverTasksFinish()
+        try stopIfAStubRan()
+        let expected = [4: Self.todo4, 157: Self.todo157]
+        let traffic = TrafficReport(emulator).summary
+        let start = "\(exercise.function) was awaited twice at once, for todo 4 and todo 157, before either answered (\(traffic))"
+        for (id, other) in [(4, 157), (157, 4)] {
+            if case .success(let crossed)? = outcomes[id]?.get(), crossed == expected[other] {
+                tasks.forEach { $0.cancel() }
+                throw fail("""
+                    \(start), and the call for todo \(id) returned \(crossed), the other call's todo. Each call's \
+                    continuation belongs to that call: resume the one `withCheckedThrowingContinuation` gave this call, \
+                    from its own handler — not one kept in a property (a static) that the next call replaces: then the \
+                    first answer resumes the second caller, and the first caller waits for ever. See \(exercise.reference).
+                    """)
+            }
+        }
+        for id in ids {
+            guard let outcome = outcomes[id]?.get() else {
+                tasks.forEach { $0.cancel() }
+                throw fail("""
+                    \(start), and the call for todo \(id) neither returned nor threw within \(Int(CompletionTimeouts.normal)) s. \
+                    Each call is its own request and resumes its own continuation, once: keep nothing of one call where \
+                    the next can replace it (a continuation or a task stored in a property). See \(exercise.reference).
+                    """)
+            }
+            try checkTodo(outcome, is: expected[id]!, from: exercise)
+        }
+    }
 }

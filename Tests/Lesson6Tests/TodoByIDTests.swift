@@ -95,6 +95,12 @@ final class TodoByIDTests: Lesson6TestCase {
         }
     }
 
+    // MARK: A call that nobody keeps
+
+    func test_todoByID_apiLetGoRightAfterTheCall_stillCallsCompletion() throws {
+        try checkCompletesWhenTheAPIIsLetGo(exercise) { api, done in api.todo(id: 4, completion: done) }
+    }
+
     // MARK: Two calls at once
 
     /// A list shows several todos: two fetches started before either answered are two requests and two
