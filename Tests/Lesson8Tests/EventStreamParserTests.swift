@@ -508,4 +508,34 @@ final class EventStreamParserTests: Lesson8TestCase {
         try check(try parse([wire]), [Self.event("put", "/", "1")],
                   "Fed `event:put` and `data:{…}`, without the space after the colon (the space is optional)")
     }
+
+    /// A line without a colon is a field whose value is empty (WHATWG: `id` alone clears the last event ID): one more
+    /// line to read or skip, never a reason to stop.
+    func test_aLineWithoutAColon_isAFieldWithNoValue() throws {
+        let wire = Data("event: put\nid\ndata: {\"path\":\"/\",\"data\":1}\n\n".utf8)
+        try check(try parse([wire]), [Self.event("put", "/", "1")],
+                  "Fed an event with a line without a colon (`id` alone, a field with no value) between its `event:` and `data:` lines")
+    }
+
+    /// The network cuts pieces anywhere: a piece that completes an event and starts the next hands on the first at
+    /// once. (Every cut above only checks all the events in the end: waiting for a piece that ends at a line end, or
+    /// at a blank line, gives them all in the end — and a live app each event only when the next one arrives.)
+    func test_theEventsAPieceCompletes_areHandedOnAtOnce() throws {
+        let put = Self.event("put", "/", "1"), patch = Self.event("patch", "/", #"{"b":2}"#)
+        let wire = Self.wire([put, patch]), cut = Self.wire([put]).count + 10  // inside the patch's `event:` line
+        var parser = EventStreamParser()
+        let now = parser.parse(Data(wire.prefix(cut)))
+        let later = parser.parse(Data(wire.dropFirst(cut)))
+        try requireStarted()
+        if now.isEmpty, later == [put, patch] {
+            throw fail("""
+                Fed a put and the first bytes of a patch in one piece, parse(_:) handed on nothing, and the put only \
+                with the rest of the patch: an event must be handed on by the piece that completes it, not when a piece \
+                happens to end at a line end or a blank line (the network cuts pieces anywhere: the app would show each \
+                change only when the next one arrives). Read every complete line, keep only the unfinished one. See \(Self.parse.reference).
+                """)
+        }
+        try check(now, [put], "Fed a put and the first bytes of a patch in one piece (the events that piece completes)")
+        try check(later, [patch], "Fed the rest of the patch after a piece that held a put and its first bytes")
+    }
 }

@@ -494,6 +494,17 @@ final class ForumListenerTests: ListenerTestCase {
         try requireStarted()
         let forum = try Self.forumMessages()
         guard Self.waitUntil({ !calls.updates.isEmpty || !calls.ends.isEmpty }), calls.updates.first == forum else {
+            // This listener's configuration (.ephemeral) adds no headers: the request carries only what start sets on it.
+            if let request = firebase.requests.first, !(request.header("Accept") ?? "").contains("text/event-stream") {
+                throw fail("""
+                    start's GET reached the kit's Firebase emulator without `Accept: text/event-stream`, so Firebase \
+                    answered once with JSON and closed (onEnd: \(calls.ends.map { "\($0)" })). Set the header on the \
+                    URLRequest you make the task with, not on `session.configuration` once the session is made: on Apple \
+                    platforms that is a copy the session never reads, and this listener's (made from `.ephemeral`) has \
+                    no httpAdditionalHeaders for `?["Accept"] = …` to change. The request: \(request.summary). \
+                    See \(Self.listener.reference).
+                    """)
+            }
             throw fail("setup: on the kit's Firebase emulator, the first update was \(calls.updates.first.map(Self.describe) ?? "never called") (onEnd: \(calls.ends.map { "\($0)" })); expected the recorded forum's five messages. See \(Self.listener.reference).")
         }
         var request = URLRequest(url: firebase.baseURL.appendingPathComponent("\(ScriptedForum.threadID)/messages.json"))

@@ -197,6 +197,18 @@ final class ForumModelTests: Lesson8TestCase {
             try expect(model, messages, after: "a snapshot of eight messages, their keys not in time order",
                        mistake: "Sort the messages by timestamp, oldest first.")
         }
+
+        // Keys exactly against time order: a comparator that is no order (`t0 < t1 || k0 < k1` says each of two
+        // such messages comes first) gives back some order of the dictionary's, right once in 10! processes.
+        var model2 = ForumModel()
+        let reversed = (0..<10).map { index in
+            ForumMessage(key: "-NsA9\(Character(UnicodeScalar(UInt8(ascii: "z") - UInt8(index))))", text: "message \(index)",
+                         sender: "Ana", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_000 + Double(index)))
+        }
+        let object = reversed.map { #""\#($0.key)":\#(Self.json($0))"# }.joined(separator: ",")
+        try apply(Self.event("put", "/", "{\(object)}"), to: &model2)
+        try expect(model2, reversed, after: "a snapshot of ten messages, their keys in the opposite order to their timestamps",
+                   mistake: "Sort the messages by timestamp, oldest first; compare keys only when the timestamps are equal.")
     }
 
     func test_anEmptySnapshot_null_givesNoMessages() throws {
