@@ -187,6 +187,10 @@ final class FetchRoomsTests: Lesson7TestCase {
         let wrong = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session,
                                     credentials: Credentials(user: "ada", password: "babbage"))
         let outcome = try fetchRooms(with: wrong)
+        // Issue 20 (a 401 sent again once, as Alamofire retriers in real code do, "the token may have expired").
+        if let retried = retried(after: "a 401") {
+            return XCTFail(retried + " The same credentials are refused again: a 401 is failure(.unauthorized) at once.")
+        }
         guard case .failure(.unauthorized) = outcome else {
             return XCTFail("""
                 With a wrong password the server answers 401 (\(summary)); fetchRooms called \(outcome.described). \
@@ -221,6 +225,21 @@ final class FetchRoomsTests: Lesson7TestCase {
                 outside 200...299 is a failure whatever the body — failure(.server(statusCode: 503, body: "[]")). \
                 Decoding first and looking at the status only when that fails takes this answer for rooms. \
                 See LESSONS.md §7.2.
+                """)
+        }
+    }
+
+    /// Issue 20 (an AI assistant's `.server` body: only the `error` of ChatCave's JSON, "Unknown error" otherwise): a
+    /// failure whose body is not ChatCave's JSON — a proxy's page — still reaches the caller as the server sent it.
+    func test_fetchRooms_serverErrorWithAPlainBody_keepsThatBody() throws {
+        emulator.inject(.answer(status: 502, body: "<html><body>502 Bad Gateway (proxy)</body></html>"))
+        let outcome = try fetchRooms()
+        guard case .failure(.server(502, let body)) = outcome, body.contains("502 Bad Gateway (proxy)") else {
+            return XCTFail("""
+                The server answered 502 with an HTML page, not ChatCave's {"error": …} (a proxy in between, say); \
+                fetchRooms called \(outcome.described). .server's body is the body as the server sent it, whatever it \
+                is — String(decoding: data, as: UTF8.self) — not only the `error` of ChatCave's JSON, and never a text \
+                made up in its place. See LESSONS.md §7.2.
                 """)
         }
     }
