@@ -267,6 +267,26 @@ final class FetchRoomsTests: Lesson7TestCase {
         }
     }
 
+    /// Issue 20 (an AI assistant's "in-memory cache to avoid redundant network calls"): every call asks the server,
+    /// so a room made since the last call shows.
+    func test_fetchRooms_again_asksTheServerAgain() throws {
+        seedTwoRooms()
+        _ = try requireSuccess(try fetchRooms(), of: exercise)
+        _ = emulator.seedRoom(named: "Linux", by: "grace")
+        let before = emulator.requests.count
+        let outcome = try fetchRooms()
+        let sent = emulator.requests.count - before
+        let rooms = Self.model(emulator.rooms)
+        var gave = "called \(outcome.described)"
+        if case .success(let fetched) = outcome { gave = "gave rooms \(fetched.map(\.id))" }
+        XCTAssertTrue(sent == 1 && gave == "gave rooms \(rooms.map(\.id))", """
+            fetchRooms, called a second time after a room was made, sent \(sent) request(s) and \(gave); the server \
+            holds rooms \(rooms.map(\.id)). Each call asks the server: one answered from what an earlier call got (the \
+            rooms kept in the service, or a request cache policy such as .returnCacheDataElseLoad) misses every room \
+            made since. Requests: \(summary). See LESSONS.md §7.3.
+            """)
+    }
+
     /// Issue 20 (a client that retries once on a lost connection or a 5xx): what is wrong when the one call sent more
     /// than one request.
     func retried(after failure: String) -> String? {
@@ -287,7 +307,7 @@ final class FetchRoomsTests: Lesson7TestCase {
             if request.url.user != nil {
                 return "\(request.summary) carries the credentials in the URL (\(request.url.absoluteString)) and no Authorization header. They belong in the header only: `Authorization: Basic <base64 of \"\(expected)\">`, set on the URLRequest."
             }
-            return "\(request.summary) has no Authorization header. Every request carries `Authorization: Basic <base64 of \"\(expected)\">`; set it on the URLRequest (a session's headers do not reach the tests)."
+            return "\(request.summary) has no Authorization header. Every request carries `Authorization: Basic <base64 of \"\(expected)\">`; set it on the URLRequest (a session's headers do not reach the tests), and hand the task that request: a task made from the URL alone (`dataTask(with: request.url!)`) sends none of its headers, its method or its body."
         }
         // Issue 20 (addValue in the request helper and again in the sending code): one header, two values.
         if header.lowercased().components(separatedBy: "basic").count > 2 {
@@ -317,6 +337,11 @@ final class FetchRoomsTests: Lesson7TestCase {
         // User and password percent-encoded first, a habit from putting them in a URL.
         if decoded != expected, decoded.removingPercentEncoding == expected {
             return "the Authorization header carries the base64 of \"\(decoded)\": the user name and password were percent-encoded first. Basic authentication takes them as they are — the base64 of the UTF-8 bytes of \"\(expected)\"; percent-encoding is for URLs, and credentials stay out of URLs."
+        }
+        // Issue 20 (the token kept in a `static var`, computed once): another service's credentials, ada's here.
+        let ada = "\(Lesson7TestCase.ada.user):\(Lesson7TestCase.ada.password)"
+        if decoded == ada, expected != ada {
+            return "the Authorization header carries the base64 of \"\(ada)\", the credentials of another service made earlier, not this one's: it must be the base64 of \"\(expected)\". Make the token from each service's own credentials — in the request helper, or once in init into a stored property; a `static` value (or a global) is shared by every service."
         }
         guard decoded == expected else {
             return "the Authorization header carries the base64 of \"\(decoded)\"; it must be the base64 of \"\(expected)\" — user, a colon, password."
