@@ -171,7 +171,8 @@ final class MessagesTests: Lesson7TestCase {
         let request = try onlyRequest(from: Self.fetchNewMessages)
         XCTAssertEqual(request.query["since"], "3", """
             The second fetchNewMessages(inRoom: 1) sent \(request.summary). The first poll delivered messages 1 and 3, \
-            so this one asks for what came after the newest: ?since=3 (a message id — not a count, not the oldest). \
+            so this one asks for what came after the newest: ?since=3 (a message id — not a count, not the oldest; \
+            and as it is: the server sends the ids larger than since, so since=2 brings message 3 again). \
             See LESSONS.md §7.5.
             """)
     }
