@@ -206,6 +206,16 @@ final class CancelRequestTests: Lesson7TestCase {
         }
         _ = try requireSuccess(outcome, of: Self.fetchRooms, setup: "cancelling a finished call")
         let running = try startFetchRooms()
+        // Issue 20 (ids counted from the calls in flight, `tasks.count + 1`): the new call got the finished one's id.
+        if running.id == finishedID {
+            settle()
+            return XCTFail("""
+                fetchRooms returned the same RequestID for two calls: one that had finished and the next one. Each call \
+                needs an id of its own, never used again — RequestID() makes a new one each time; a number made from \
+                the calls in flight (`tasks.count + 1`) comes round again once a call has finished, and cancelling the \
+                finished call then cancels the new one. See LESSONS.md §7.6.
+                """)
+        }
         try cancel(try XCTUnwrap(finishedID))
         let hit = wasCancelled(running.index, waiting: 0.2)
         settle()

@@ -187,6 +187,10 @@ final class FetchRoomsTests: Lesson7TestCase {
         let wrong = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session,
                                     credentials: Credentials(user: "ada", password: "babbage"))
         let outcome = try fetchRooms(with: wrong)
+        // Issue 20 (a 401 sent again once, as Alamofire retriers in real code do, "the token may have expired").
+        if let retried = retried(after: "a 401") {
+            return XCTFail(retried + " The same credentials are refused again: a 401 is failure(.unauthorized) at once.")
+        }
         guard case .failure(.unauthorized) = outcome else {
             return XCTFail("""
                 With a wrong password the server answers 401 (\(summary)); fetchRooms called \(outcome.described). \
@@ -225,6 +229,21 @@ final class FetchRoomsTests: Lesson7TestCase {
         }
     }
 
+    /// Issue 20 (an AI assistant's `.server` body: only the `error` of ChatCave's JSON, "Unknown error" otherwise): a
+    /// failure whose body is not ChatCave's JSON — a proxy's page — still reaches the caller as the server sent it.
+    func test_fetchRooms_serverErrorWithAPlainBody_keepsThatBody() throws {
+        emulator.inject(.answer(status: 502, body: "<html><body>502 Bad Gateway (proxy)</body></html>"))
+        let outcome = try fetchRooms()
+        guard case .failure(.server(502, let body)) = outcome, body.contains("502 Bad Gateway (proxy)") else {
+            return XCTFail("""
+                The server answered 502 with an HTML page, not ChatCave's {"error": …} (a proxy in between, say); \
+                fetchRooms called \(outcome.described). .server's body is the body as the server sent it, whatever it \
+                is — String(decoding: data, as: UTF8.self) — not only the `error` of ChatCave's JSON, and never a text \
+                made up in its place. See LESSONS.md §7.2.
+                """)
+        }
+    }
+
     func test_fetchRooms_transportError_isTransport() throws {
         emulator.inject(.transportError(.networkConnectionLost))
         let outcome = try fetchRooms()
@@ -248,6 +267,26 @@ final class FetchRoomsTests: Lesson7TestCase {
         }
     }
 
+    /// Issue 20 (an AI assistant's "in-memory cache to avoid redundant network calls"): every call asks the server,
+    /// so a room made since the last call shows.
+    func test_fetchRooms_again_asksTheServerAgain() throws {
+        seedTwoRooms()
+        _ = try requireSuccess(try fetchRooms(), of: exercise)
+        _ = emulator.seedRoom(named: "Linux", by: "grace")
+        let before = emulator.requests.count
+        let outcome = try fetchRooms()
+        let sent = emulator.requests.count - before
+        let rooms = Self.model(emulator.rooms)
+        var gave = "called \(outcome.described)"
+        if case .success(let fetched) = outcome { gave = "gave rooms \(fetched.map(\.id))" }
+        XCTAssertTrue(sent == 1 && gave == "gave rooms \(rooms.map(\.id))", """
+            fetchRooms, called a second time after a room was made, sent \(sent) request(s) and \(gave); the server \
+            holds rooms \(rooms.map(\.id)). Each call asks the server: one answered from what an earlier call got (the \
+            rooms kept in the service, or a request cache policy such as .returnCacheDataElseLoad) misses every room \
+            made since. Requests: \(summary). See LESSONS.md §7.3.
+            """)
+    }
+
     /// Issue 20 (a client that retries once on a lost connection or a 5xx): what is wrong when the one call sent more
     /// than one request.
     func retried(after failure: String) -> String? {
@@ -268,7 +307,7 @@ final class FetchRoomsTests: Lesson7TestCase {
             if request.url.user != nil {
                 return "\(request.summary) carries the credentials in the URL (\(request.url.absoluteString)) and no Authorization header. They belong in the header only: `Authorization: Basic <base64 of \"\(expected)\">`, set on the URLRequest."
             }
-            return "\(request.summary) has no Authorization header. Every request carries `Authorization: Basic <base64 of \"\(expected)\">`; set it on the URLRequest (a session's headers do not reach the tests)."
+            return "\(request.summary) has no Authorization header. Every request carries `Authorization: Basic <base64 of \"\(expected)\">`; set it on the URLRequest (a session's headers do not reach the tests), and hand the task that request: a task made from the URL alone (`dataTask(with: request.url!)`) sends none of its headers, its method or its body."
         }
         // Issue 20 (addValue in the request helper and again in the sending code): one header, two values.
         if header.lowercased().components(separatedBy: "basic").count > 2 {
@@ -298,6 +337,11 @@ final class FetchRoomsTests: Lesson7TestCase {
         // User and password percent-encoded first, a habit from putting them in a URL.
         if decoded != expected, decoded.removingPercentEncoding == expected {
             return "the Authorization header carries the base64 of \"\(decoded)\": the user name and password were percent-encoded first. Basic authentication takes them as they are — the base64 of the UTF-8 bytes of \"\(expected)\"; percent-encoding is for URLs, and credentials stay out of URLs."
+        }
+        // Issue 20 (the token kept in a `static var`, computed once): another service's credentials, ada's here.
+        let ada = "\(Lesson7TestCase.ada.user):\(Lesson7TestCase.ada.password)"
+        if decoded == ada, expected != ada {
+            return "the Authorization header carries the base64 of \"\(ada)\", the credentials of another service made earlier, not this one's: it must be the base64 of \"\(expected)\". Make the token from each service's own credentials — in the request helper, or once in init into a stored property; a `static` value (or a global) is shared by every service."
         }
         guard decoded == expected else {
             return "the Authorization header carries the base64 of \"\(decoded)\"; it must be the base64 of \"\(expected)\" — user, a colon, password."

@@ -171,7 +171,8 @@ final class MessagesTests: Lesson7TestCase {
         let request = try onlyRequest(from: Self.fetchNewMessages)
         XCTAssertEqual(request.query["since"], "3", """
             The second fetchNewMessages(inRoom: 1) sent \(request.summary). The first poll delivered messages 1 and 3, \
-            so this one asks for what came after the newest: ?since=3 (a message id — not a count, not the oldest). \
+            so this one asks for what came after the newest: ?since=3 (a message id — not a count, not the oldest; \
+            and as it is: the server sends the ids larger than since, so since=2 brings message 3 again). \
             See LESSONS.md §7.5.
             """)
     }
@@ -219,6 +220,25 @@ final class MessagesTests: Lesson7TestCase {
             After polling room 1, the first poll of room 2 sent \(request.summary) and gave \(fetched.map(\.id)). \
             Nothing has been seen in room 2 yet: no `since`, and all its messages (\(messages(in: 2).map(\.id))). \
             Keep the newest id per room. See LESSONS.md §7.5.
+            """)
+    }
+
+    /// Issue 20 (since = the largest id seen in any room, "ids are numbered across rooms"): a room's since is its
+    /// own newest, even when another room, polled since, holds larger ids.
+    func test_fetchNewMessages_roomsPolledInTurn_eachAsksSinceItsOwnNewest() throws {
+        seedConversation()
+        _ = try requireSuccess(try poll(2, setup: "polling two rooms in turn"), of: Self.fetchNewMessages, setup: "polling two rooms in turn")
+        emulator.seedMessage("Still random", in: 2, from: "grace")
+        emulator.seedMessage("Welcome, Ada", in: 1, from: "grace")
+        _ = try requireSuccess(try poll(1, setup: "polling two rooms in turn"), of: Self.fetchNewMessages, setup: "polling two rooms in turn")
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(2), of: Self.fetchNewMessages)
+        let request = try onlyRequest(from: Self.fetchNewMessages)
+        XCTAssertTrue(request.query["since"] == "2" && fetched == messages(in: 2, after: 2), """
+            Room 2 was polled (message 2), then messages 4 (room 2) and 5 (room 1) came, then room 1 was polled (up to \
+            5). The next poll of room 2 sent \(request.summary) and gave \(fetched.map(\.id)): it must ask ?since=2, \
+            the newest id seen in room 2 itself, and get message 4. The newest id of all rooms skips every message of \
+            this room numbered below it. Keep and send the newest id per room. See LESSONS.md §7.5.
             """)
     }
 
