@@ -331,6 +331,14 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
             letTheTokenExpire()
             auth.inject(.httpError(status: 400, message: message))
             let outcome = try request("GET", "users/\(ada.userID)")
+            auth.clearFaults()   // not taken when no refresh was sent
+            if message != refusals[0].0, refreshRequests.isEmpty, let error = outcome.error {
+                throw fail("""
+                    After a refused refresh and a new sign-in, the next expiry ended in \(Self.describe(error)) without a \
+                    refresh (\(databaseTraffic); \(refreshTraffic)). A refused refresh must be forgotten (refreshing = nil) \
+                    like a successful one, or every later request reuses its failure. See LESSONS.md §9.4.
+                    """)
+            }
             try expectFailure(outcome, .signInExpired, after: "The token expired, and Secure Token refused the refresh with 400 \(message) (\(why))", exercise)
             if let kept = forum.credentials {
                 throw fail("""
