@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import XCTest
 import FirebaseEmulator
 import FirebaseAuthEmulator
@@ -215,6 +218,47 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         }
     }
 
+    func test_database_refreshAnsweringANewRefreshToken_keepsIt() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        // Firebase may rotate the refresh token: this refresh answers a new one (the emulator's own never changes).
+        let (idToken, rotated) = try tokensOfARotatingRefresh(for: ada)
+        auth.inject(.answer(status: 200, body: """
+            {"access_token": "\(idToken)", "expires_in": "3600", "token_type": "Bearer", "refresh_token": "\(rotated)", \
+            "id_token": "\(idToken)", "user_id": "\(ada.userID)", "project_id": "12345"}
+            """))
+        let outcome = try request("GET", "users/\(ada.userID)")
+        try checkRefreshedOnce(outcome, what: "one GET")
+        guard let kept = forum.credentials, kept.refreshToken != rotated else { return }
+        throw fail("""
+            The refresh answered a new refresh_token (<\(masked(rotated))>: Secure Token may rotate it), and `credentials` \
+            kept \(kept.refreshToken == ada.refreshToken ? "the old one, <\(masked(ada.refreshToken))>" : "<" + masked(kept.refreshToken) + ">"). \
+            Keep both tokens the refresh answers, its id_token and its refresh_token: once rotated, the old refresh \
+            token may stop working, and the next expiry would sign the user out. See LESSONS.md §9.4.
+            """)
+    }
+
+    /// A fresh ID token of Ada's (signed in directly on the Auth emulator, now that the clocks have moved on) and a
+    /// rotated refresh token: her own, with one more field in its record, which the emulator still reads as hers.
+    private func tokensOfARotatingRefresh(for ada: Credentials) throws -> (idToken: String, refreshToken: String) {
+        var request = URLRequest(url: URL(string: auth.identityToolkitURL.absoluteString + "accounts:signInWithPassword?key=setup")!)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["email": Self.adaEmail, "password": Self.adaPassword, "returnSecureToken": true])
+        let idToken = auth.handle(request).bodyJSON?["idToken"].stringValue
+        setupAuthRequests += auth.requests
+        auth.clearRequests()
+        var base64 = ada.refreshToken.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let idToken = idToken, let data = Data(base64Encoded: base64),
+              var record = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw fail("setup: the test could not make a rotated refresh token from Ada's.")
+        }
+        record["rotation"] = 2
+        let rotated = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return (idToken, rotated)
+    }
+
     func test_database_expiringAgainLater_refreshesAgain() throws {
         let ada = try signedInAsAda(for: exercise)
         letTheTokenExpire()
@@ -269,6 +313,41 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         let outcome = try request("GET", "users/\(ada.userID)")
         try expectFailure(outcome, .signInExpired, after: "The token expired, and Auth refused the refresh with 400 INVALID_REFRESH_TOKEN", exercise)
         XCTAssertNil(forum.credentials, "After a refused refresh, `credentials` still holds \(forum.credentials.map { "\($0)" } ?? "nil"): the sign-in is over; forget them, so the app asks the user to sign in. See LESSONS.md §9.4.")
+    }
+
+    func test_database_refreshRefusedForADisabledOrChangedAccount_throwsSignInExpired_andSignsOut() throws {
+        let ada = try signedInAsAda(for: exercise)
+        let refusals = [
+            ("USER_DISABLED", "an admin disabled Ada's account"), ("TOKEN_EXPIRED", "Ada changed her password on another device"),
+            ("USER_NOT_FOUND", "Ada's account is gone"),
+        ]
+        for (message, why) in refusals {
+            if forum.credentials == nil {   // the refusal before signed her out: she signs in again
+                guard case .success = try signIn() else { throw fail("setup: signing in again after a refused refresh failed. Fix §9.3 first.") }
+                setupAuthRequests += auth.requests
+                auth.clearRequests()
+            }
+            firebase.clearRequests()
+            letTheTokenExpire()
+            auth.inject(.httpError(status: 400, message: message))
+            let outcome = try request("GET", "users/\(ada.userID)")
+            auth.clearFaults()   // not taken when no refresh was sent
+            if message != refusals[0].0, refreshRequests.isEmpty, let error = outcome.error {
+                throw fail("""
+                    After a refused refresh and a new sign-in, the next expiry ended in \(Self.describe(error)) without a \
+                    refresh (\(databaseTraffic); \(refreshTraffic)). A refused refresh must be forgotten (refreshing = nil) \
+                    like a successful one, or every later request reuses its failure. See LESSONS.md §9.4.
+                    """)
+            }
+            try expectFailure(outcome, .signInExpired, after: "The token expired, and Secure Token refused the refresh with 400 \(message) (\(why))", exercise)
+            if let kept = forum.credentials {
+                throw fail("""
+                    The token expired, Secure Token refused the refresh with 400 \(message) (\(why)), and database threw \
+                    .signInExpired but left `credentials` \(kept). INVALID_REFRESH_TOKEN, TOKEN_EXPIRED, USER_NOT_FOUND and \
+                    USER_DISABLED each end the sign-in: forget the credentials, so the app shows the login. See LESSONS.md §9.4.
+                    """)
+            }
+        }
     }
 
     func test_database_refreshLostConnection_throwsTransport_andStaysSignedIn() throws {

@@ -51,6 +51,15 @@ final class ForumListenTests: Lesson9TestCase {
         super.tearDown()
     }
 
+    /// Whether `request` asks for a stream: `text/event-stream` among its Accept header's media types (a header added
+    /// with addValue to a request reused for the reopening lists it twice, `text/event-stream,text/event-stream`:
+    /// still a stream, for the emulator and for Firebase).
+    static func asksForAStream(_ request: RecordedRequest) -> Bool {
+        (request.header("Accept") ?? "").split(separator: ",").contains {
+            ($0.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
+        }
+    }
+
     /// The stream GETs the database received so far.
     private var streams: [RecordedRequest] { firebase.requests.filter { $0.method == "GET" } }
 
@@ -68,7 +77,7 @@ final class ForumListenTests: Lesson9TestCase {
         wait(2) { !(events.get() ?? []).isEmpty || outcome.get() != nil }
         try stopIfAStubRan(file: file, line: line)
         // A GET without Accept: text/event-stream is answered once and closed: that is named below, not this.
-        if case .success? = outcome.get(), streams.allSatisfy({ $0.header("Accept") == "text/event-stream" }) {
+        if case .success? = outcome.get(), streams.allSatisfy(Self.asksForAStream) {
             throw fail("""
                 listen(\"\(Self.path)\") returned while its stream was still open (the server had not closed it; \
                 \(databaseTraffic)). listen reads the stream itself, `for try await event in events(of: request)`, and \
@@ -80,7 +89,7 @@ final class ForumListenTests: Lesson9TestCase {
             if let stream = streams.first, stream.query["auth"] != ada.idToken {
                 throw fail("listen's GET was \(brief(stream)): a stream is a database request like any other, sent as the user with auth=<the ID token> (§9.4), or the rules refuse it. See \(exercise.reference).", file: file, line: line)
             }
-            if let stream = streams.first, stream.header("Accept") != "text/event-stream" {
+            if let stream = streams.first, !Self.asksForAStream(stream) {
                 throw fail("listen's GET (\(brief(stream))) has Accept: \(stream.header("Accept") ?? "none"): a stream is asked for with the header Accept: text/event-stream (§8.1); without it the database answers once and closes. See \(exercise.reference).", file: file, line: line)
             }
             if outcome.get() == nil, let stream = streams.first, stream.response.statusCode == 200 {
@@ -142,7 +151,7 @@ final class ForumListenTests: Lesson9TestCase {
         if let ahead = refreshedAhead(sent: stream.query["auth"]) {
             throw fail("listen opened the stream (\(brief(stream))) with " + ahead + " See \(exercise.reference).")
         }
-        XCTAssertEqual(stream.header("Accept"), "text/event-stream", "listen's GET (\(brief(stream))) has Accept: \(stream.header("Accept") ?? "none"): a stream is asked for with the header Accept: text/event-stream (§8.1). See \(exercise.reference).")
+        XCTAssertTrue(Self.asksForAStream(stream), "listen's GET (\(brief(stream))) has Accept: \(stream.header("Accept") ?? "none"): a stream is asked for with the header Accept: text/event-stream (§8.1). See \(exercise.reference).")
         XCTAssertEqual(stream.query["auth"], ada.idToken, "listen's GET was \(brief(stream)): a stream is a database request like any other, sent as the user with auth=<the ID token> (§9.4). See \(exercise.reference).")
     }
 
@@ -233,7 +242,7 @@ final class ForumListenTests: Lesson9TestCase {
         guard let fresh = forum.credentials, reopened.query["auth"] == fresh.idToken, fresh.idToken != ada.idToken else {
             throw fail("After the refresh, listen opened the stream again as \(brief(reopened)) — not with the new ID token the refresh gave (\(traffic)). The old one has expired: reopen with the fresh token. See \(exercise.reference).")
         }
-        if reopened.header("Accept") != "text/event-stream" {
+        if !Self.asksForAStream(reopened) {
             throw fail("listen reopened the stream without Accept: text/event-stream (it had Accept: \(reopened.header("Accept") ?? "none"); \(brief(reopened))): ask for it as for the first stream, or the database answers once and closes. Build the whole request in the loop. See \(exercise.reference).")
         }
         XCTAssertEqual(streams.count, 2, "After one auth_revoked listen opened \(streams.count) streams (\(traffic)): one reopening per auth_revoked. See \(exercise.reference).")
@@ -335,6 +344,40 @@ final class ForumListenTests: Lesson9TestCase {
         }
         XCTAssertEqual(ended.error as? SignInError, .signInExpired, "The refresh after auth_revoked was refused (the account is gone); listen ended \(Self.describe(ended)) (\(traffic)). A refused refresh is .signInExpired. See \(exercise.reference).")
         XCTAssertEqual(streams.count, 1, "The refresh after auth_revoked was refused, and listen opened the stream again anyway (\(traffic)): with no fresh token there is nothing to reopen with. See \(exercise.reference).")
+    }
+
+    func test_listen_afterSignOut_theNextAuthRevokedEndsIt() throws {
+        let ada = try listenAsAda(nearTheHour: true)
+        forum.signOut()   // Ada signs out (§9.5) while her stream is open: Firebase has no sign-out to close it
+        guard forum.credentials == nil else {
+            throw fail("setup: after signOut(), `credentials` is still set. The tests of §9.5 say what is wrong: fix them first.")
+        }
+        authClock.advance(2)
+        databaseClock.advance(2)   // her token's hour is over: auth_revoked within 0.1 s
+        wait(4) { outcome.get() != nil || streams.count >= 2 || requestCount > Self.requestLimit }
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))  // anything it does after that
+        let traffic = "\(databaseTraffic); \(refreshTraffic)"
+        let resurrected = forum.credentials.map { $0.userID == ada.userID } ?? false
+        if streams.count >= 2 || resurrected {
+            let did = [resurrected ? "kept the refresh's tokens, signing her back in" : nil,
+                       streams.count >= 2 ? "opened the stream again as her" : nil].compactMap { $0 }.joined(separator: " and ")
+            throw fail("""
+                Ada signed out while listening; when her stream's token expired (auth_revoked), listen refreshed with \
+                her refresh token and \(did) (\(traffic)). After a sign-out nothing is done as her: refresh through \
+                §9.4's shared refresh (freshCredentials(replacing:)), which finds nobody signed in and throws \
+                .notSignedIn, rather than with credentials the stream kept for itself, and let that end the listening. \
+                See \(exercise.reference) and §9.5.
+                """)
+        }
+        guard let ended = outcome.get() else {
+            throw fail("Ada signed out while listening, her stream ended with auth_revoked, and 4 s later listen had not ended (\(traffic)). With nobody signed in there is no token to reopen with: end with .notSignedIn. See \(exercise.reference).")
+        }
+        let error = ended.error as? SignInError
+        XCTAssertTrue(error == .notSignedIn || error == .signInExpired, """
+            Ada signed out while listening, her stream ended with auth_revoked, and listen ended \(Self.describe(ended)) \
+            (\(traffic)). Nobody is signed in to refresh for: that is .notSignedIn (what §9.4's refresh throws then), so \
+            the app knows the listening ended and shows the login. See \(exercise.reference).
+            """)
     }
 
     func test_listen_onCancel_endsWithPermissionDeniedWithoutReopening() throws {

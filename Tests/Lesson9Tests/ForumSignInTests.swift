@@ -75,6 +75,7 @@ final class ForumSignInTests: Lesson9TestCase {
         try makeAccount(Self.adaEmail, Self.adaPassword)
         let outcome = try signIn(Self.adaEmail, Self.benPassword)
         try expectFailure(outcome, .wrongPassword, after: "Auth answered 400 INVALID_PASSWORD", exercise)
+        try checkRefusalSentOnce("Auth answered 400 INVALID_PASSWORD", exercise)
     }
 
     func test_signIn_unknownEmail_throwsUnknownEmail() throws {

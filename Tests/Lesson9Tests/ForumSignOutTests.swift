@@ -109,9 +109,14 @@ final class ForumSignOutTests: Lesson9TestCase {
         try signOutAndSignInBenDuringARefresh(refused: true)
     }
 
+    func test_signOut_duringARefresh_thenAnotherSignIn_hisNextExpiryRefreshesHisOwnToken() throws {
+        try signOutAndSignInBenDuringARefresh(refused: false, thenBensTokenExpires: true)
+    }
+
     /// Ada's refresh is held while she signs out and Ben signs in; then it ends: answered, or (`refused`, her account
-    /// deleted) refused with INVALID_REFRESH_TOKEN. Either way, Ben stays signed in.
-    private func signOutAndSignInBenDuringARefresh(refused: Bool) throws {
+    /// deleted) refused with INVALID_REFRESH_TOKEN. Either way, Ben stays signed in. `thenBensTokenExpires`: then
+    /// Ben's token expires, and his next request gets a refresh of his own.
+    private func signOutAndSignInBenDuringARefresh(refused: Bool, thenBensTokenExpires: Bool = false) throws {
         let ada = try signedInAsAda(for: exercise)
         try makeAccount(Self.benEmail, Self.benPassword)
         if refused { deleteAccount(idToken: ada.idToken) }  // her refresh token stops working
@@ -158,6 +163,23 @@ final class ForumSignOutTests: Lesson9TestCase {
             replaced Ben's sign-in. Keep a refresh's tokens only if the credentials it replaces are still the kept ones \
             (the same user and tokens it refreshed) — not whenever someone is signed in. See LESSONS.md §9.4 and \(exercise.reference).
             """)
+        guard thenBensTokenExpires, kept == ben else { return }
+        setupAuthRequests += auth.requests
+        auth.clearRequests()
+        firebase.clearRequests()
+        letTheTokenExpire()
+        let outcome = try run(Self.database) { try await forum.database("GET", "users/\(ben.userID)") }
+        let retry = firebase.requests.dropFirst().first
+        if refreshRequests.isEmpty, let retry = retry, retry.query["auth"] != ben.idToken {
+            throw fail("""
+                Ada signed out and Ben signed in while her refresh was under way; when Ben's token expired, database \
+                sent the retry (\(brief(retry))) without refreshing Ben's token: it took the answer of Ada's refresh, \
+                which had ended after she signed out and was never forgotten, and sent Ben's request with her token. \
+                A refresh that ends is forgotten (refreshing = nil) whether or not it keeps its tokens. See LESSONS.md \
+                §9.4 and \(exercise.reference).
+                """)
+        }
+        try checkRefreshedOnce(outcome, what: "Ben's token expired (after Ada's refresh had ended while she was signed out)")
     }
 
     /// Starts `database("GET", "users/<uid>")` with the token expired and the Auth emulator holding its answers, and

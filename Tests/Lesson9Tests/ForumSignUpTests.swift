@@ -66,6 +66,7 @@ final class ForumSignUpTests: Lesson9TestCase {
         try makeAccount(Self.adaEmail, Self.benPassword)
         let outcome = try signUp()
         try expectFailure(outcome, .emailAlreadyInUse, after: "Auth answered 400 EMAIL_EXISTS (\(Self.adaEmail) has an account)", exercise)
+        try checkRefusalSentOnce("Auth answered 400 EMAIL_EXISTS (\(Self.adaEmail) has an account)", exercise)
     }
 
     func test_signUp_weakPassword_throwsWeakPassword() throws {

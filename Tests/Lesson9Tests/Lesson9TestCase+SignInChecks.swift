@@ -92,6 +92,19 @@ extension Lesson9TestCase {
         return nil
     }
 
+    /// Stops the test when a call whose request Auth refused (400) sent it again: the same answer comes back, and each
+    /// try is one more failed attempt on the account.
+    func checkRefusalSentOnce(_ situation: String, _ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line) throws {
+        let sent = auth.requests
+        guard sent.count > 1, sent.allSatisfy({ $0.response.statusCode == 400 }) else { return }
+        throw fail("""
+            \(situation), and \(exercise.function) sent the same request \(sent.count) times (\(authTraffic)). A refusal is \
+            Auth's answer, not a failure to reach it: sending it again gets the same answer, sends the password once more, \
+            and counts as one more failed attempt (Firebase blocks an account after too many: TOO_MANY_ATTEMPTS_TRY_LATER). \
+            Try again only when no answer came (a lost connection), if at all. See \(exercise.reference).
+            """, file: file, line: line)
+    }
+
     /// Stops the test unless the call threw `.transport`, after the emulator failed its request as a lost connection.
     func expectTransport<T>(_ outcome: Result<T, Error>, after situation: String, _ exercise: Exercise,
                             file: StaticString = #filePath, line: UInt = #line) throws {

@@ -195,6 +195,23 @@ extension Lesson9TestCase {
         }
         guard got != wanted else { return }
         var advice = Self.advice(wanted: wanted, got: got)
+        // An .auth text that is not the message Auth sent: a `try?` or a catch-all replaced its error with one of the
+        // code's own, or the message was read from another field (errors[0].reason).
+        if case .auth(let text) = got, let said = auth.requests.last?.response.bodyJSON?["error"]["message"].stringValue,
+           !said.hasPrefix(text) {
+            advice = """
+                Auth answered \(said) (its error.message), and .auth("\(text.prefix(60))") is not that message: read \
+                error.message of the answer's body and map it to its case. A `try?` (or a catch-all that throws an error \
+                of your own) loses Auth's message: let the SignInError mapped from it out.
+                """
+        }
+        if exercise.section == "9.2", wanted == .emailAlreadyInUse, let signIn = auth.requests.first(where: { $0.path.hasSuffix("accounts:signInWithPassword") }) {
+            advice = """
+                After the refusal it signed in with that email instead (\(brief(signIn))): a sign-up whose email has an \
+                account is .emailAlreadyInUse, for the app to offer the sign-in; signing in behind the user's back sends \
+                the password to another account's check.
+                """
+        }
         let sent = auth.requests + firebase.requests
         if case .transport = got, let last = sent.last, last.response.transportError == nil {
             advice = """
