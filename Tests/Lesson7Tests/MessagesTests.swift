@@ -23,6 +23,18 @@ final class MessagesTests: Lesson7TestCase {
         }
     }
 
+    /// A poll the test's setup needs: its messages, or the test stops there, saying which setup failed.
+    func setupPoll(_ roomID: Int, _ setup: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Message] {
+        try requireSuccess(try poll(roomID, setup: setup), of: Self.fetchNewMessages, setup: setup, file: file, line: line)
+    }
+
+    /// The poll a test judges: its messages and its one request (the setup's requests forgotten first).
+    func judgedPoll(_ roomID: Int, file: StaticString = #filePath, line: UInt = #line) throws -> (fetched: [Message], request: RecordedRequest) {
+        emulator.clearRequests()
+        let fetched = try requireSuccess(try poll(roomID), of: Self.fetchNewMessages, file: file, line: line)
+        return (fetched, try onlyRequest(from: Self.fetchNewMessages, file: file, line: line))
+    }
+
     func postMessage(_ text: String, in roomID: Int) throws -> Outcome<Message> {
         let service = self.service!
         return try call(Self.postMessage) { log in
@@ -146,12 +158,9 @@ final class MessagesTests: Lesson7TestCase {
     /// in ChatCaveService+Messages.swift, and a static one compiles): each service remembers what it delivered.
     func test_fetchNewMessages_aNewService_startsWithNothingSeen() throws {
         seedConversation()
-        _ = try requireSuccess(try poll(1, setup: "polling with a new service"), of: Self.fetchNewMessages,
-                               setup: "polling with a new service")
+        _ = try setupPoll(1, "polling with a new service")
         service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session, credentials: Self.ada)
-        emulator.clearRequests()
-        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
-        let request = try onlyRequest(from: Self.fetchNewMessages)
+        let (fetched, request) = try judgedPoll(1)
         XCTAssertTrue(request.query["since"] == nil && fetched == messages(in: 1), """
             A service polled room 1 (messages 1 and 3); then a new ChatCaveService was made (the app signed in again), \
             and its first poll of room 1 sent \(request.summary) and gave \(fetched.map(\.id)). This service has seen \
@@ -163,7 +172,7 @@ final class MessagesTests: Lesson7TestCase {
 
     func test_fetchNewMessages_nextPoll_sendsSinceTheNewestMessageSeen() throws {
         seedConversation()
-        _ = try requireSuccess(try poll(1, setup: "polling twice"), of: Self.fetchNewMessages, setup: "polling twice")
+        _ = try setupPoll(1, "polling twice")
         emulator.seedMessage("Off topic", in: 2, from: "grace")
         emulator.seedMessage("Welcome, Ada", in: 1, from: "grace")
         emulator.clearRequests()
@@ -200,9 +209,7 @@ final class MessagesTests: Lesson7TestCase {
     func test_fetchNewMessages_afterFetchMessages_asksOnlyForNewerOnes() throws {
         seedConversation()
         _ = try requireSuccess(try fetchMessages(1, setup: "polling after a fetch"), of: Self.fetchMessages, setup: "polling after a fetch")
-        emulator.clearRequests()
-        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
-        let request = try onlyRequest(from: Self.fetchNewMessages)
+        let (fetched, request) = try judgedPoll(1)
         XCTAssertTrue(request.query["since"] == "3" && fetched.isEmpty, """
             fetchMessages(inRoom: 1) delivered messages 1 and 3; the poll after it sent \(request.summary) and gave \
             \(fetched.map(\.id)). fetchMessages counts as seeing them: the poll asks ?since=3 and gets nothing new. \
@@ -212,10 +219,8 @@ final class MessagesTests: Lesson7TestCase {
 
     func test_fetchNewMessages_remembersEachRoomApart() throws {
         seedConversation()
-        _ = try requireSuccess(try poll(1, setup: "polling two rooms"), of: Self.fetchNewMessages, setup: "polling two rooms")
-        emulator.clearRequests()
-        let fetched = try requireSuccess(try poll(2), of: Self.fetchNewMessages)
-        let request = try onlyRequest(from: Self.fetchNewMessages)
+        _ = try setupPoll(1, "polling two rooms")
+        let (fetched, request) = try judgedPoll(2)
         XCTAssertTrue(request.query["since"] == nil && fetched == messages(in: 2), """
             After polling room 1, the first poll of room 2 sent \(request.summary) and gave \(fetched.map(\.id)). \
             Nothing has been seen in room 2 yet: no `since`, and all its messages (\(messages(in: 2).map(\.id))). \
@@ -227,13 +232,11 @@ final class MessagesTests: Lesson7TestCase {
     /// own newest, even when another room, polled since, holds larger ids.
     func test_fetchNewMessages_roomsPolledInTurn_eachAsksSinceItsOwnNewest() throws {
         seedConversation()
-        _ = try requireSuccess(try poll(2, setup: "polling two rooms in turn"), of: Self.fetchNewMessages, setup: "polling two rooms in turn")
+        _ = try setupPoll(2, "polling two rooms in turn")
         emulator.seedMessage("Still random", in: 2, from: "grace")
         emulator.seedMessage("Welcome, Ada", in: 1, from: "grace")
-        _ = try requireSuccess(try poll(1, setup: "polling two rooms in turn"), of: Self.fetchNewMessages, setup: "polling two rooms in turn")
-        emulator.clearRequests()
-        let fetched = try requireSuccess(try poll(2), of: Self.fetchNewMessages)
-        let request = try onlyRequest(from: Self.fetchNewMessages)
+        _ = try setupPoll(1, "polling two rooms in turn")
+        let (fetched, request) = try judgedPoll(2)
         XCTAssertTrue(request.query["since"] == "2" && fetched == messages(in: 2, after: 2), """
             Room 2 was polled (message 2), then messages 4 (room 2) and 5 (room 1) came, then room 1 was polled (up to \
             5). The next poll of room 2 sent \(request.summary) and gave \(fetched.map(\.id)): it must ask ?since=2, \
@@ -286,8 +289,7 @@ final class MessagesTests: Lesson7TestCase {
     func test_fetchNewMessages_anOlderAnswerArrivingLast_doesNotMoveSinceBack() throws {
         seedConversation()
         let service = self.service!
-        var delivered = try requireSuccess(try poll(1, setup: "a fetch answered after a poll"), of: Self.fetchNewMessages,
-                                           setup: "a fetch answered after a poll")
+        var delivered = try setupPoll(1, "a fetch answered after a poll")
         emulator.holdResponses()
         let fetch = CallLog<[Message]>()
         let returned = Flag()
@@ -308,8 +310,7 @@ final class MessagesTests: Lesson7TestCase {
                 """)
         }
         emulator.seedMessage("Welcome, Ada", in: 1, from: "grace")  // message 4
-        delivered += try requireSuccess(try poll(1, setup: "a fetch answered after a poll"), of: Self.fetchNewMessages,
-                                        setup: "a fetch answered after a poll")
+        delivered += try setupPoll(1, "a fetch answered after a poll")
         held.release()
         // The poll cancelled the fetch in flight (tasks kept one per URL path): §7.6's tests name that, not this one.
         if emulator.requests[before].wasCancelled { return }
@@ -320,9 +321,7 @@ final class MessagesTests: Lesson7TestCase {
                 Requests: \(summary). See LESSONS.md §7.5.
                 """)
         }
-        emulator.clearRequests()
-        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
-        let request = try onlyRequest(from: Self.fetchNewMessages)
+        let (fetched, request) = try judgedPoll(1)
         XCTAssertTrue(request.query["since"] == "4" && fetched.isEmpty, """
             Room 1 was polled (messages 1 and 3), then fetchMessages(inRoom: 1) was called, and while its answer \
             ([1, 3]) was on its way a second poll brought message 4. The fetch's answer came after that poll's; the next \
@@ -338,13 +337,11 @@ final class MessagesTests: Lesson7TestCase {
     func test_fetchNewMessages_idsPastNine_moveSinceForward() throws {
         seedTwoRooms(adaInRandom: true)
         for number in 1...9 { emulator.seedMessage("Message \(number)", in: 1, from: number % 2 == 0 ? "grace" : "ada") }
-        _ = try requireSuccess(try poll(1, setup: "polling past id 9"), of: Self.fetchNewMessages, setup: "polling past id 9")
+        _ = try setupPoll(1, "polling past id 9")
         emulator.seedMessage("Message 10", in: 1, from: "grace")
         emulator.seedMessage("Message 11", in: 1, from: "ada")
-        _ = try requireSuccess(try poll(1, setup: "polling past id 9"), of: Self.fetchNewMessages, setup: "polling past id 9")
-        emulator.clearRequests()
-        let fetched = try requireSuccess(try poll(1), of: Self.fetchNewMessages)
-        let request = try onlyRequest(from: Self.fetchNewMessages)
+        _ = try setupPoll(1, "polling past id 9")
+        let (fetched, request) = try judgedPoll(1)
         XCTAssertTrue(request.query["since"] == "11" && fetched.isEmpty, """
             Room 1 was polled twice: the first poll brought messages 1 to 9, the second 10 and 11. The third sent \
             \(request.summary) and gave \(fetched.map(\.id)); it asks ?since=11 and gets nothing new. Keep the newest id \
@@ -393,7 +390,7 @@ final class MessagesTests: Lesson7TestCase {
 
     func test_fetchNewMessages_afterPosting_missesNothing() throws {
         seedConversation()
-        _ = try requireSuccess(try poll(2, setup: "polling after posting"), of: Self.fetchNewMessages, setup: "polling after posting")
+        _ = try setupPoll(2, "polling after posting")
         emulator.seedMessage("Grace was faster", in: 2, from: "grace")
         _ = try requireSuccess(try postMessage("Hello from Swift", in: 2), of: Self.postMessage)
         emulator.clearRequests()
