@@ -63,10 +63,12 @@ final class MessageOrderTests: Lesson10TestCase {
                     """)
             }
             if texts == inTime { continue }
-            // The same page sorted with both comparisons joined by `&&`: the same wrong list, for the same dictionary.
-            let withAnd = page.map { Message(key: $0.key, body: $0.value) }
-                .sorted { $0.timestamp <= $1.timestamp && $0.key < $1.key }.map(\.text)
-            if texts == withAnd && texts != page.map(\.value.text) {
+            // The same page, in the dictionary's order, sorted with each comparator that is no order: the same wrong
+            // list as the learner's, for the same dictionary (unless the sort left the dictionary's order as it was).
+            let asGiven = page.map { Message(key: $0.key, body: $0.value) }
+            let dictionaryOrder = asGiven.map(\.text)
+            let withAnd = asGiven.sorted { $0.timestamp <= $1.timestamp && $0.key < $1.key }.map(\.text)
+            if texts == withAnd && texts != dictionaryOrder {
                 return XCTFail("""
                     \(exercise.function) gave the messages in the order \(texts.joined(separator: " ")); expected oldest \
                     first by timestamp, 1 to 8. See \(exercise.reference).
@@ -75,10 +77,8 @@ final class MessageOrderTests: Lesson10TestCase {
                     keys only when the timestamps are equal — `(a.timestamp, a.key) < (b.timestamp, b.key)`.
                     """)
             }
-            // The same page sorted with one comparison joined by `||`: the same wrong list, for the same dictionary.
-            let withOr = page.map { Message(key: $0.key, body: $0.value) }
-                .sorted { $0.timestamp < $1.timestamp || $0.key < $1.key }.map(\.text)
-            let or = texts == withOr && texts != page.map(\.value.text) ? """
+            let withOr = asGiven.sorted { $0.timestamp < $1.timestamp || $0.key < $1.key }.map(\.text)
+            let or = texts == withOr && texts != dictionaryOrder ? """
 
                 Your comparison lets the key decide although the timestamps differ (`a.timestamp < b.timestamp || \
                 a.key < b.key`): compare the keys only when the timestamps are equal — \
