@@ -65,6 +65,36 @@ final class InitFromDecoderTests: Lesson3TestCase {
         try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-burst.json (eight of its twelve messages within one second)", log: log, thread: thread)
     }
 
+    /// Twelve messages as a JSON array, in six pairs whose two messages are 0.4 ms apart (an app that posts a batch
+    /// of replies at once), each pair listed newer first: in whole milliseconds a pair is a tie, so a sort by
+    /// milliseconds keeps the array's order within it, every run.
+    func test_initFrom_ordersMessagesWithinOneMillisecond_oldestFirst() throws {
+        var list: [JSONValue] = []
+        for (pair, k) in [3, 0, 5, 1, 4, 2].enumerated() {
+            let older = 5.557e8 + Double(k) * 7 + 0.2461
+            for (offset, seconds) in [(2, older + 0.0004), (1, older)] {
+                list.append(.object(["text": .string("Batch \(k + 1), reply \(offset)"), "sender": .string(pair % 2 == 0 ? "Ada" : "Grace"),
+                                     "timestamp": .number(seconds)]))
+            }
+        }
+        let json = JSONValue.object(["title": .string("Replies in a batch"), "identifier": .string("7C1E3A5B-2D4F-4B6A-8C0E-9F1A3B5D7E20"),
+                                     "messages": .array(list)])
+        let data = try JSONEncoder().encode(json)
+        let source = "a thread of 12 messages as a JSON array, in pairs 0.4 ms apart, each pair listed newer first (built in the test)"
+        guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
+            throw fail(Self.notReturned(decoding: source, loopHint: "A `while` whose condition never changes: does every pass move on?"))
+        }
+        switch result {
+        case .success(let thread):
+            try assertMessages(thread.messages, of: json, source: source, log: log, thread: thread)
+        case .failure(let error as DecodingError):
+            throw fail(Self.explain(error, in: json, source: source, threadDepth: 0, log: log))
+        case .failure(let error):
+            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
+            throw fail("init(from:) threw \(oneLine(error)) decoding \(source); a Decodable throws DecodingError, or nothing. See LESSONS.md §3.3.")
+        }
+    }
+
     /// Equal timestamps are no tie to break: the three may come in any order among themselves.
     func test_initFrom_keepsMessagesThatShareATimestamp_oldestFirst() throws {
         let path = "lesson3/thread-shared-timestamp.json"
@@ -127,6 +157,53 @@ final class InitFromDecoderTests: Lesson3TestCase {
             U+0301 (Swift's == calls the two spellings equal, so this is checked scalar by scalar). Keep the text \
             exactly as decoded. See LESSONS.md §3.3.
             """)
+    }
+
+    /// A title is a string, and "" is one: Firebase stores an empty string (it drops only empty objects and arrays).
+    func test_initFrom_readsAnEmptyTitle_withoutAnError() throws {
+        let path = "lesson3/thread-empty-title.json"
+        let (data, json) = try fixture(path)
+        let source = "Fixtures/\(path) (a thread a web app created with its title field left empty: \"title\": \"\")"
+        let (result, log) = Self.attemptDecoding(data)
+        switch result {
+        case .success(let thread):
+            XCTAssertEqual(thread.title, "", """
+                init(from:) read the empty title of \(source) as \(thread.title.debugDescription): a title of its \
+                own, which the next PUT of the thread would store. Read "title" as the String it is, even an empty \
+                one; what the screen shows for it is the view's business. See LESSONS.md §3.3.
+                """)
+            try assertMessages(thread.messages, of: json, source: source, log: log, thread: thread)
+        case .failure(let error as DecodingError):
+            throw fail("""
+                init(from:) threw \(Self.summary(error)) decoding \(source): an empty title is a title — the key is \
+                there, and its value is a String. Only a missing key (or a value that is not a String) is bad data; \
+                a guard such as `guard !title.isEmpty else { throw … }` makes a thread nobody can read, and with \
+                it, the whole board that holds it. See LESSONS.md §3.3.
+                """)
+        case .failure(let error):
+            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
+            throw fail("init(from:) threw \(oneLine(error)) decoding \(source): an empty title is a title, not an error. See LESSONS.md §3.3.")
+        }
+    }
+
+    /// A message whose text is empty or only whitespace is still a message the database holds.
+    func test_initFrom_keepsMessagesWithEmptyOrBlankText() throws {
+        let path = "lesson3/thread-blank-messages.json"
+        let (thread, json, log) = try decodeThread(path)
+        let source = "Fixtures/\(path) (messages with the texts \"\", \"   \" and \"\\n\": sent with an empty field, spaces, the return key)"
+        let blank = Self.referenceMessages(json).filter { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        let lost = blank.filter { want in !thread.messages.contains(want) }
+        if !lost.isEmpty {
+            throw fail("""
+                init(from:) read \(thread.messages.count) message(s) from \(source); the JSON holds \
+                \(Self.referenceMessages(json).count). It left out the ones whose text is empty or only whitespace: \
+                \(lost.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", ")). They are \
+                messages the database holds, and the model is what the next PUT of the thread writes back: a filter \
+                here deletes them. Keep every child of `messages`, text as it is (hiding blank ones is the view's \
+                choice). See LESSONS.md §3.3.
+                """)
+        }
+        try assertMessages(thread.messages, of: json, source: source, log: log, thread: thread)
     }
 
     func test_initFrom_threadWithoutATitle_throwsKeyNotFoundForTitle() throws {

@@ -683,6 +683,7 @@ class Lesson3TestCase: LabTestCase {
             sortedLater = thread.messages != actual && thread.messages == expected
         }
         let wholeSeconds = actual.map { $0.timestamp.timeIntervalSinceReferenceDate.rounded(.down) }
+        let wholeMilliseconds = actual.map { ($0.timestamp.timeIntervalSinceReferenceDate * 1000).rounded(.down) }
         if sortedLater {
             cause = """
                 They were sorted after init(from:) had returned, by work it left on a queue (a \
@@ -697,6 +698,13 @@ class Lesson3TestCase: LabTestCase {
                 """
         } else if actual == expected.reversed() {
             cause = "That is newest first: sort in ascending order of timestamp."
+        } else if wholeMilliseconds == wholeMilliseconds.sorted() {
+            cause = """
+                Millisecond by millisecond the order is right, but not within a millisecond: the sort compared whole \
+                milliseconds (`Int(timestamp * 1000)`, as JavaScript counts). A Date holds fractions of a millisecond, \
+                and the messages an app posts at once are that close. Compare the full timestamps: \
+                `$0.timestamp < $1.timestamp`.
+                """
         } else if wholeSeconds == wholeSeconds.sorted() {
             cause = """
                 Second by second the order is right, but not within a second: the sort compared whole seconds (or \
