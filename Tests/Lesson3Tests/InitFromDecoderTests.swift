@@ -150,6 +150,20 @@ final class InitFromDecoderTests: Lesson3TestCase {
             \(thread.title == title.trimmingCharacters(in: .whitespacesAndNewlines) ? ": the trailing space its author typed was trimmed" : ""). \
             JSON strings are Unicode: read them as String and change nothing. See LESSONS.md §3.3.
             """)
+        // Brigitte's text has a CR LF line break (a browser on Windows): "\r\n" is one Character in Swift, but two bytes
+        // that Firebase stores.
+        for written in Self.referenceMessages(json) where written.text.contains("\r\n") {
+            let read = thread.messages.first { $0.sender == written.sender && $0.timestamp == written.timestamp }
+            if let read = read, read.text != written.text || !read.text.unicodeScalars.elementsEqual(written.text.unicodeScalars),
+               !read.text.unicodeScalars.contains("\r") {
+                throw fail("""
+                    init(from:) read \(written.sender)'s text as \(read.text.debugDescription); Fixtures/\(path) holds \
+                    \(written.text.debugDescription): its line endings were rewritten (`\\r\\n` replaced with `\\n`). A text is \
+                    kept as its author's app wrote it, line endings too: the next PUT would store other bytes. \
+                    See LESSONS.md §3.3.
+                    """)
+            }
+        }
         try assertMessages(thread.messages, of: json, source: "Fixtures/\(path)", log: log, checkingOrder: false)
         let scalars = thread.messages.first { $0.sender == "Renée" }?.text.unicodeScalars.map(\.value) ?? []
         XCTAssertTrue(scalars.contains(0x0301), """
