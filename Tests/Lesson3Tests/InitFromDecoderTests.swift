@@ -16,8 +16,9 @@ final class InitFromDecoderTests: Lesson3TestCase {
         let (thread, _, _) = try decodeThread("lesson3/thread-sample.json")
         XCTAssertEqual(thread.title, "REST APIs", """
             init(from:) read the sample thread's title as \(thread.title.debugDescription); the JSON says "REST APIs"\
-            \(thread.title == Self.sampleThreadID ? " (what it read is the identifier)" : ""). Read the key "title" as a \
-            String. See LESSONS.md §3.3.
+            \(thread.title == Self.sampleThreadID ? " (what it read is the identifier)" : "")\
+            \(thread.title.hasPrefix("Optional(") ? ": an Optional written out as text (string interpolation or String(describing:) of a `decodeIfPresent`'s result) — unwrap it, or use `decode`, which returns the String itself" : ""). \
+            Read the key "title" as a String. See LESSONS.md §3.3.
             """)
         XCTAssertEqual(thread.identifier, Self.sampleThreadID, """
             init(from:) read the sample thread's identifier as \(thread.identifier.debugDescription); the JSON says \
