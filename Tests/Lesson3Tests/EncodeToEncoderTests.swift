@@ -68,6 +68,29 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         }
     }
 
+    /// A title is a string, and "" is one (a web app's form may allow it): written as it is, without an error.
+    func test_encodeTo_writesAnEmptyTitle() throws {
+        let thread = MessageThread(title: "", identifier: "4E1B7C2A-9D3F-4A68-B05E-7C2D9F1A3B64", messages: Self.threeMessageThread().messages)
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(thread)
+        } catch {
+            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
+            throw fail("""
+                encode(to:) threw \(oneLine(error)) for a thread whose title is "" (an empty title, which a web app \
+                let its user leave empty): the thread is valid data, and the app must be able to write it — a \
+                `guard !title.isEmpty else { throw … }` makes it impossible to save. Write the title as it is. \
+                See LESSONS.md §3.4.
+                """)
+        }
+        let title = (try? JSONValue(data: data))?["title"] ?? .null
+        XCTAssertEqual(title, .string(""), """
+            encode(to:) wrote "title": \(title.description) for a thread with an empty title: a title of its own, \
+            which Firebase would store. Write the title exactly as the thread holds it, even an empty one. \
+            See LESSONS.md §3.4.
+            """)
+    }
+
     func test_encodeTo_writesTheMessagesAsAList_inTheThreadsOrder() throws {
         let thread = Self.threeMessageThread()
         let original = thread.messages
@@ -101,6 +124,49 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         let twice = MessageThread(title: "Sent twice", identifier: "3C5E7A91-2B4D-4F6A-8E0C-1D3F5B7A9C42",
                                   messages: [thread.messages[0], thread.messages[1], thread.messages[1], thread.messages[2]])
         try assertWrittenMessages(try encodedObject(twice)["messages"], of: twice)
+    }
+
+    /// A long thread is written whole: a PUT replaces the thread, so a message left out is deleted from the database.
+    func test_encodeTo_writesEveryMessageOfALongThread() throws {
+        let start = Self.threeMessageThread().messages[0].timestamp
+        let messages = (0..<120).map { index in
+            MessageThread.Message(text: "Message \(index + 1) of 120", sender: index % 3 == 0 ? "Ada" : "Grace",
+                                  timestamp: start.addingTimeInterval(Double(index) * 61.25 + 0.000123))
+        }
+        let thread = MessageThread(title: "A long thread", identifier: "0D2F4B6A-8C1E-4A3B-9D5F-7E9A1C3B5D42", messages: messages)
+        let written = try encodedObject(thread)["messages"]
+        if let list = written.flatMap(Self.messagesAsFirebaseStoresThem), list.count < messages.count {
+            throw fail("""
+                encode(to:) wrote \(list.count) of the 120 messages of a long thread. The app PUTs the whole thread to \
+                /<identifier>.json, and a PUT replaces what is there: every message left out (a `prefix`, a `suffix`, \
+                a page of them 'to keep uploads small') is deleted from the database. Write every message. \
+                See LESSONS.md §3.4.
+                """)
+        }
+        try assertWrittenMessages(written, of: thread)
+    }
+
+    /// A message whose text is empty or only whitespace is still a message: written with the others.
+    func test_encodeTo_writesMessagesWithEmptyOrBlankText() throws {
+        let base = Self.threeMessageThread().messages
+        let messages = [base[0],
+                        MessageThread.Message(text: "", sender: "Ada", timestamp: base[0].timestamp.addingTimeInterval(4.25)),
+                        MessageThread.Message(text: "   ", sender: "Grace", timestamp: base[0].timestamp.addingTimeInterval(9.5)),
+                        MessageThread.Message(text: "\n", sender: "Linus", timestamp: base[0].timestamp.addingTimeInterval(13.75)),
+                        base[1]]
+        let thread = MessageThread(title: "Blank messages", identifier: "9B3D5F71-2C4E-4A86-8E0F-3A5C7E9B1D28", messages: messages)
+        let written = try encodedObject(thread)["messages"]
+        let texts = written.flatMap(Self.messagesAsFirebaseStoresThem)?.compactMap { $0["text"].stringValue } ?? []
+        let lost = messages.filter { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && !texts.contains($0.text) }
+        if !lost.isEmpty, texts.count < messages.count {
+            throw fail("""
+                encode(to:) left out the messages whose text is empty or only whitespace \
+                (\(lost.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", "))). They are the \
+                thread's messages, and a PUT replaces the thread: leaving them out deletes them from the database. \
+                Write every message, text as it is. See LESSONS.md §3.4.
+                """)
+        }
+        try assertWrittenMessages(written, of: thread)
     }
 
     func test_encodeTo_newThread_writesNoMessagesOrAnEmptyList() throws {

@@ -16,8 +16,9 @@ final class InitFromDecoderTests: Lesson3TestCase {
         let (thread, _, _) = try decodeThread("lesson3/thread-sample.json")
         XCTAssertEqual(thread.title, "REST APIs", """
             init(from:) read the sample thread's title as \(thread.title.debugDescription); the JSON says "REST APIs"\
-            \(thread.title == Self.sampleThreadID ? " (what it read is the identifier)" : ""). Read the key "title" as a \
-            String. See LESSONS.md §3.3.
+            \(thread.title == Self.sampleThreadID ? " (what it read is the identifier)" : "")\
+            \(thread.title.hasPrefix("Optional(") ? ": an Optional written out as text (string interpolation or String(describing:) of a `decodeIfPresent`'s result) — unwrap it, or use `decode`, which returns the String itself" : ""). \
+            Read the key "title" as a String. See LESSONS.md §3.3.
             """)
         XCTAssertEqual(thread.identifier, Self.sampleThreadID, """
             init(from:) read the sample thread's identifier as \(thread.identifier.debugDescription); the JSON says \
@@ -63,6 +64,36 @@ final class InitFromDecoderTests: Lesson3TestCase {
     func test_initFrom_ordersMessagesWithinOneSecond_oldestFirst() throws {
         let (thread, json, log) = try decodeThread("lesson3/thread-burst.json")
         try assertMessages(thread.messages, of: json, source: "Fixtures/lesson3/thread-burst.json (eight of its twelve messages within one second)", log: log, thread: thread)
+    }
+
+    /// Twelve messages as a JSON array, in six pairs whose two messages are 0.4 ms apart (an app that posts a batch
+    /// of replies at once), each pair listed newer first: in whole milliseconds a pair is a tie, so a sort by
+    /// milliseconds keeps the array's order within it, every run.
+    func test_initFrom_ordersMessagesWithinOneMillisecond_oldestFirst() throws {
+        var list: [JSONValue] = []
+        for (pair, k) in [3, 0, 5, 1, 4, 2].enumerated() {
+            let older = 5.557e8 + Double(k) * 7 + 0.2461
+            for (offset, seconds) in [(2, older + 0.0004), (1, older)] {
+                list.append(.object(["text": .string("Batch \(k + 1), reply \(offset)"), "sender": .string(pair % 2 == 0 ? "Ada" : "Grace"),
+                                     "timestamp": .number(seconds)]))
+            }
+        }
+        let json = JSONValue.object(["title": .string("Replies in a batch"), "identifier": .string("7C1E3A5B-2D4F-4B6A-8C0E-9F1A3B5D7E20"),
+                                     "messages": .array(list)])
+        let data = try JSONEncoder().encode(json)
+        let source = "a thread of 12 messages as a JSON array, in pairs 0.4 ms apart, each pair listed newer first (built in the test)"
+        guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
+            throw fail(Self.notReturned(decoding: source, loopHint: "A `while` whose condition never changes: does every pass move on?"))
+        }
+        switch result {
+        case .success(let thread):
+            try assertMessages(thread.messages, of: json, source: source, log: log, thread: thread)
+        case .failure(let error as DecodingError):
+            throw fail(Self.explain(error, in: json, source: source, threadDepth: 0, log: log))
+        case .failure(let error):
+            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
+            throw fail("init(from:) threw \(oneLine(error)) decoding \(source); a Decodable throws DecodingError, or nothing. See LESSONS.md §3.3.")
+        }
     }
 
     /// Equal timestamps are no tie to break: the three may come in any order among themselves.
@@ -120,6 +151,20 @@ final class InitFromDecoderTests: Lesson3TestCase {
             \(thread.title == title.trimmingCharacters(in: .whitespacesAndNewlines) ? ": the trailing space its author typed was trimmed" : ""). \
             JSON strings are Unicode: read them as String and change nothing. See LESSONS.md §3.3.
             """)
+        // Brigitte's text has a CR LF line break (a browser on Windows): "\r\n" is one Character in Swift, but two bytes
+        // that Firebase stores.
+        for written in Self.referenceMessages(json) where written.text.contains("\r\n") {
+            let read = thread.messages.first { $0.sender == written.sender && $0.timestamp == written.timestamp }
+            if let read = read, read.text != written.text || !read.text.unicodeScalars.elementsEqual(written.text.unicodeScalars),
+               !read.text.unicodeScalars.contains("\r") {
+                throw fail("""
+                    init(from:) read \(written.sender)'s text as \(read.text.debugDescription); Fixtures/\(path) holds \
+                    \(written.text.debugDescription): its line endings were rewritten (`\\r\\n` replaced with `\\n`). A text is \
+                    kept as its author's app wrote it, line endings too: the next PUT would store other bytes. \
+                    See LESSONS.md §3.3.
+                    """)
+            }
+        }
         try assertMessages(thread.messages, of: json, source: "Fixtures/\(path)", log: log, checkingOrder: false)
         let scalars = thread.messages.first { $0.sender == "Renée" }?.text.unicodeScalars.map(\.value) ?? []
         XCTAssertTrue(scalars.contains(0x0301), """
@@ -127,6 +172,53 @@ final class InitFromDecoderTests: Lesson3TestCase {
             U+0301 (Swift's == calls the two spellings equal, so this is checked scalar by scalar). Keep the text \
             exactly as decoded. See LESSONS.md §3.3.
             """)
+    }
+
+    /// A title is a string, and "" is one: Firebase stores an empty string (it drops only empty objects and arrays).
+    func test_initFrom_readsAnEmptyTitle_withoutAnError() throws {
+        let path = "lesson3/thread-empty-title.json"
+        let (data, json) = try fixture(path)
+        let source = "Fixtures/\(path) (a thread a web app created with its title field left empty: \"title\": \"\")"
+        let (result, log) = Self.attemptDecoding(data)
+        switch result {
+        case .success(let thread):
+            XCTAssertEqual(thread.title, "", """
+                init(from:) read the empty title of \(source) as \(thread.title.debugDescription): a title of its \
+                own, which the next PUT of the thread would store. Read "title" as the String it is, even an empty \
+                one; what the screen shows for it is the view's business. See LESSONS.md §3.3.
+                """)
+            try assertMessages(thread.messages, of: json, source: source, log: log, thread: thread)
+        case .failure(let error as DecodingError):
+            throw fail("""
+                init(from:) threw \(Self.summary(error)) decoding \(source): an empty title is a title — the key is \
+                there, and its value is a String. Only a missing key (or a value that is not a String) is bad data; \
+                a guard such as `guard !title.isEmpty else { throw … }` makes a thread nobody can read, and with \
+                it, the whole board that holds it. See LESSONS.md §3.3.
+                """)
+        case .failure(let error):
+            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
+            throw fail("init(from:) threw \(oneLine(error)) decoding \(source): an empty title is a title, not an error. See LESSONS.md §3.3.")
+        }
+    }
+
+    /// A message whose text is empty or only whitespace is still a message the database holds.
+    func test_initFrom_keepsMessagesWithEmptyOrBlankText() throws {
+        let path = "lesson3/thread-blank-messages.json"
+        let (thread, json, log) = try decodeThread(path)
+        let source = "Fixtures/\(path) (messages with the texts \"\", \"   \" and \"\\n\": sent with an empty field, spaces, the return key)"
+        let blank = Self.referenceMessages(json).filter { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        let lost = blank.filter { want in !thread.messages.contains(want) }
+        if !lost.isEmpty {
+            throw fail("""
+                init(from:) read \(thread.messages.count) message(s) from \(source); the JSON holds \
+                \(Self.referenceMessages(json).count). It left out the ones whose text is empty or only whitespace: \
+                \(lost.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", ")). They are \
+                messages the database holds, and the model is what the next PUT of the thread writes back: a filter \
+                here deletes them. Keep every child of `messages`, text as it is (hiding blank ones is the view's \
+                choice). See LESSONS.md §3.3.
+                """)
+        }
+        try assertMessages(thread.messages, of: json, source: source, log: log, thread: thread)
     }
 
     func test_initFrom_threadWithoutATitle_throwsKeyNotFoundForTitle() throws {
