@@ -65,6 +65,41 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         _ = try fetch()
     }
 
+    /// URLSession's cache policies that answer from the cache without asking the server whether it still holds.
+    /// The emulator's session caches nothing, so the request itself is looked at: the task's `originalRequest`.
+    func test_fetchMessageThreads_asksTheServerNotTheCache() throws {
+        emulator.latency = 0.3
+        var policies: [URLRequest.CachePolicy] = []
+        let _: Error? = try awaitCompletion(of: exercise, on: emulator) { done in
+            controller.fetchMessageThreads(completion: done)
+            // The task is listed while the emulator holds the answer back (`latency`).
+            let deadline = Date(timeIntervalSinceNow: 0.25)
+            while emulator.requests.isEmpty && Date() < deadline {
+                RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
+            }
+            policies = (emulator.session.tasks(within: 0.2) ?? []).compactMap { $0.originalRequest?.cachePolicy }
+        }
+        let fromTheCache: [(URLRequest.CachePolicy, String)] = [
+            (.returnCacheDataElseLoad, """
+                `.returnCacheDataElseLoad` answers from URLSession's cache whenever it holds an answer for the URL, \
+                however old, and asks the server only when it holds none
+                """),
+            (.returnCacheDataDontLoad, """
+                `.returnCacheDataDontLoad` never asks the server: it answers from URLSession's cache, however old, and \
+                fails when the cache holds nothing
+                """),
+        ]
+        if let (policy, what) = fromTheCache.first(where: { policies.contains($0.0) }) {
+            XCTFail("""
+                fetchMessageThreads's request has cachePolicy \(policy == .returnCacheDataElseLoad ? ".returnCacheDataElseLoad" : ".returnCacheDataDontLoad"): \
+                \(what). The tests' session caches nothing, so here the request still reached the emulator; in an app \
+                (URLSession.shared keeps a cache) a refresh would show the first answer again, never a thread or \
+                message added since. A fetch asks the server for the database as it is now: leave the request's \
+                cachePolicy alone (or use .reloadIgnoringLocalCacheData). See LESSONS.md §4.1.
+                """)
+        }
+    }
+
     // MARK: The threads
 
     func test_fetchMessageThreads_sampleDatabase_givesItsThreadWithEveryField() throws {
@@ -419,6 +454,28 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         checkListKept(before, after: "200 with a body that is not JSON")
     }
 
+    func test_fetchMessageThreads_aThreadThatDoesNotDecode_passesTheDecodingError() throws {
+        emulator.load(try Self.sampleWithAThreadThatDoesNotDecode())
+        let error = try fetch()
+        if error == nil {
+            throw fail("""
+                The database holds a thread that does not decode (\(Self.undecodableThreadID) has no `title`: \
+                someone wrote it by hand in the console), and fetchMessageThreads called completion(nil), with \
+                \(controller.messageThreads.count) thread(s) in `messageThreads`: the thread that did not decode was \
+                skipped — a `try?` for each thread, a "lossy" wrapper, `compactMap` or `?? ""` defaults — and a list \
+                without it passed for the whole board. An answer with a thread that does not decode is an answer that \
+                does not decode: decode the dictionary as a whole (`[String: MessageThread]?`), pass the DecodingError \
+                to the completion and leave the list as it was. See LESSONS.md §4.6.
+                """)
+        }
+        XCTAssertTrue(error is DecodingError || Self.isJSONParserError(error), """
+            The database holds a thread without a `title` (\(Self.undecodableThreadID)), which the given MessageThread \
+            does not decode, and fetchMessageThreads passed \
+            \(error.map { "\(type(of: $0)): \(oneLine($0))" } ?? "nil"). Pass the DecodingError that JSONDecoder threw, \
+            as it is: it says which thread broke, and where. See LESSONS.md §4.6.
+            """)
+    }
+
     // MARK: Reading back what the app wrote
 
     func test_fetchMessageThreads_findsTheThreadAndMessageWrittenByCreateMessageThreadAndCreateMessage() throws {
@@ -488,6 +545,66 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
             After a fetch the server refused (401), a second fetch of the sample database succeeded, but \
             `messageThreads` holds \(Self.list(controller.messageThreads.map(\.title))) instead of its one thread, \
             "REST APIs". A failed fetch leaves nothing behind: the next one works as the first would. See LESSONS.md §4.6.
+            """)
+    }
+
+    // MARK: Two fetches at once
+
+    /// The user pulls to refresh while the first fetch is still on its way: two calls, each with its own completion.
+    /// Either may send its own GET, share the first one's answer, or cancel the older request (whose completion then
+    /// gets URLError.cancelled): what this checks is only that each completion is called exactly once.
+    func test_fetchMessageThreads_twoFetchesAtOnce_callsEachCompletionOnce() throws {
+        emulator.latency = 0.2
+        let lock = NSLock()
+        var calls = [0, 0]
+        func counts() -> [Int] { lock.lock(); defer { lock.unlock() }; return calls }
+        for index in 0..<2 {
+            controller.fetchMessageThreads { _ in
+                lock.lock(); calls[index] += 1; lock.unlock()
+            }
+        }
+        // Both answers are due `latency` after their requests; a completion still missing a while after the first
+        // came (or after the normal wait, when none came) is never coming.
+        var deadline = Date(timeIntervalSinceNow: emulator.latency + CompletionTimeouts.normal)
+        var sawOne = false
+        while counts().contains(0) && Date() < deadline {
+            if !sawOne && counts() != [0, 0] {
+                sawOne = true
+                deadline = min(deadline, Date(timeIntervalSinceNow: emulator.latency + 0.5))
+            }
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
+        }
+        settle()
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))  // a late second call shows
+        let (first, second) = (counts()[0], counts()[1])
+        let sent = emulator.requests.count
+        if first == 0 && second == 0 {
+            throw fail("""
+                fetchMessageThreads was called twice, the second time while the first fetch was on its way, and \
+                neither completion was ever called (the emulator received \(sent) request(s)). See LESSONS.md §4.6.
+                """)
+        }
+        if first == 0 {
+            throw fail("""
+                fetchMessageThreads was called twice (the user pulled to refresh while the first fetch was on its \
+                way): the second call's completion was called, the first call's never. The second fetch took the \
+                first one's place — a completion kept in a property and replaced by the next call, or a task cancelled \
+                by the next fetch whose handler returns without a word on URLError.cancelled — and whoever made the \
+                first call waits forever (a spinner that never stops). Every call gets its completion exactly once: \
+                let both run, or pass the cancelled fetch its error. See LESSONS.md §4.6.
+                """)
+        }
+        if second == 0 {
+            throw fail("""
+                fetchMessageThreads was called a second time while the first fetch was on its way, and that call's \
+                completion was never called: it returned without a word (`guard !isFetching else { return }`, say), \
+                so its caller waits forever (a spinner that never stops). Every call gets its completion exactly once: \
+                fetch again, or keep the completion and call it when the fetch on its way answers. See LESSONS.md §4.6.
+                """)
+        }
+        XCTAssertEqual([first, second], [1, 1], """
+            fetchMessageThreads was called twice, the second time while the first fetch was on its way, and the \
+            completions were called \(first) and \(second) time(s): each must be called exactly once. See LESSONS.md §4.6.
             """)
     }
 

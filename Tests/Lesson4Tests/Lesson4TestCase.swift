@@ -112,6 +112,22 @@ class Lesson4TestCase: LabTestCase {
         return .object(threads)
     }
 
+    /// The identifier of the thread in `sampleWithAThreadThatDoesNotDecode` that has no title.
+    static let undecodableThreadID = "7E3A1B2C-9D4F-4A5B-8C6D-0E1F2A3B4C5D"
+
+    /// The course's sample database and a thread written by hand in the console, without its `title`: the given
+    /// MessageThread does not decode it, so the whole answer does not decode.
+    static func sampleWithAThreadThatDoesNotDecode() throws -> JSONValue {
+        guard var threads = try sampleDatabase().objectValue else {
+            throw FixtureProblem(description: "Fixtures/databases/message-board-sample.json is not an object")
+        }
+        threads[undecodableThreadID] = [
+            "identifier": .string(undecodableThreadID),
+            "messages": ["-LKc4Hn8yTq2Wz0Pb5Xe": ["sender": "Ola", "text": "Written in the console", "timestamp": 5.56900000345678E8]],
+        ]
+        return .object(threads)
+    }
+
     /// What fetchMessageThreads should leave in `messageThreads` for `database`: every thread, decoded with the
     /// given model, sorted by title with String's `<`.
     static func expectedThreads(in database: JSONValue) throws -> [MessageThread] {
