@@ -208,6 +208,8 @@ extension LabTestCase {
             message += " It reported an error and then success: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code goes on to the success path — or a `defer { completion(nil) }` calls it again on the way out."
         } else if firstIsError {
             message += " It reported an error and then went on: after `completion(error)` (or `completion(HTTPStatusError…)`, `completion(.failure(…))`) a `return` is missing, so the code carries on to the next step (decoding an error body, say) and reports again. (A `return` inside `DispatchQueue.main.async { … }`, or any closure, ends only that closure, not the handler.)"
+        } else if calls.count == 2, !firstIsError, isNil(calls[0].0) || isSuccess(calls[0].0), isError(calls[1].0) {
+            message += " It reported success and then an error: a `defer { completion(nil) }` runs when its scope is left — inside a `do` block, that is also when a `try` throws, before the `catch` runs and reports the error. Call `completion(nil)` at the end of the success path instead."
         } else if calls.count > 2, !calls.contains(where: { isError($0.0) }) {
             message += " It reported success once per item: a `completion` inside a loop (`for`, `forEach`) runs on every pass. Build the whole result in the loop, then call `completion` once, after it."
         } else {

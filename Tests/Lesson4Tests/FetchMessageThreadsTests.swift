@@ -65,6 +65,41 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         _ = try fetch()
     }
 
+    /// URLSession's cache policies that answer from the cache without asking the server whether it still holds.
+    /// The emulator's session caches nothing, so the request itself is looked at: the task's `originalRequest`.
+    func test_fetchMessageThreads_asksTheServerNotTheCache() throws {
+        emulator.latency = 0.3
+        var policies: [URLRequest.CachePolicy] = []
+        let _: Error? = try awaitCompletion(of: exercise, on: emulator) { done in
+            controller.fetchMessageThreads(completion: done)
+            // The task is listed while the emulator holds the answer back (`latency`).
+            let deadline = Date(timeIntervalSinceNow: 0.25)
+            while emulator.requests.isEmpty && Date() < deadline {
+                RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
+            }
+            policies = (emulator.session.tasks(within: 0.2) ?? []).compactMap { $0.originalRequest?.cachePolicy }
+        }
+        let fromTheCache: [(URLRequest.CachePolicy, String)] = [
+            (.returnCacheDataElseLoad, """
+                `.returnCacheDataElseLoad` answers from URLSession's cache whenever it holds an answer for the URL, \
+                however old, and asks the server only when it holds none
+                """),
+            (.returnCacheDataDontLoad, """
+                `.returnCacheDataDontLoad` never asks the server: it answers from URLSession's cache, however old, and \
+                fails when the cache holds nothing
+                """),
+        ]
+        if let (policy, what) = fromTheCache.first(where: { policies.contains($0.0) }) {
+            XCTFail("""
+                fetchMessageThreads's request has cachePolicy \(policy == .returnCacheDataElseLoad ? ".returnCacheDataElseLoad" : ".returnCacheDataDontLoad"): \
+                \(what). The tests' session caches nothing, so here the request still reached the emulator; in an app \
+                (URLSession.shared keeps a cache) a refresh would show the first answer again, never a thread or \
+                message added since. A fetch asks the server for the database as it is now: leave the request's \
+                cachePolicy alone (or use .reloadIgnoringLocalCacheData). See LESSONS.md §4.1.
+                """)
+        }
+    }
+
     // MARK: The threads
 
     func test_fetchMessageThreads_sampleDatabase_givesItsThreadWithEveryField() throws {
@@ -80,10 +115,12 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         XCTAssertEqual(thread.title, "REST APIs", "The sample thread's title is \"REST APIs\"; the fetched thread has \"\(thread.title)\". See LESSONS.md §4.2.")
         XCTAssertEqual(thread.messages.map(\.sender), ["Spencer"], "The sample thread has one message, from Spencer, under the push ID -LJNQ2zNeL4bwG1qpwYB. See LESSONS.md §4.2.")
         XCTAssertEqual(thread.messages.first?.text, "This is a test to make sure the API works!", "The sample message's text is \"This is a test to make sure the API works!\"; the fetched message has \(thread.messages.first.map { "\"\($0.text)\"" } ?? "none"). See LESSONS.md §4.2.")
-        XCTAssertEqual(thread.messages.first?.timestamp, Date(timeIntervalSinceReferenceDate: 5.55405872056162E8), """
+        let storedTime = Date(timeIntervalSinceReferenceDate: 5.55405872056162E8)
+        XCTAssertTrue(thread.messages.first.map { abs($0.timestamp.timeIntervalSince(storedTime)) <= Self.timestampTolerance } ?? false, """
             The sample message's timestamp is 5.55405872056162E8 seconds since 1 January 2001 (2018-08-08); the fetched \
             message has \(thread.messages.first.map { "\($0.timestamp)" } ?? "none"). A plain JSONDecoder() reads a Date \
-            that way: do not set a dateDecodingStrategy. See LESSONS.md §4.2.
+            that way: do not set a dateDecodingStrategy (and reading the number yourself, make it \
+            `Date(timeIntervalSinceReferenceDate:)`, not `timeIntervalSince1970`). See LESSONS.md §4.2.
             """)
     }
 
@@ -419,6 +456,23 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         checkListKept(before, after: "200 with a body that is not JSON")
     }
 
+    func test_fetchMessageThreads_aThreadThatDoesNotDecode_passesTheDecodingError() throws {
+        emulator.load(try Self.sampleWithAThreadThatDoesNotDecode())
+        let error = try fetch()
+        if error == nil {
+            throw fail("""
+                The database holds a thread that does not decode (\(Self.undecodableThreadID) has no `title`: \
+                someone wrote it by hand in the console), and fetchMessageThreads called completion(nil), with \
+                \(controller.messageThreads.count) thread(s) in `messageThreads`: the thread that did not decode was \
+                skipped — a `try?` for each thread, a "lossy" wrapper, `compactMap` or `?? ""` defaults — and a list \
+                without it passed for the whole board. An answer with a thread that does not decode is an answer that \
+                does not decode: decode the dictionary as a whole (`[String: MessageThread]?`), pass the DecodingError \
+                to the completion and leave the list as it was. See LESSONS.md §4.6.
+                """)
+        }
+        // Which error says so is the malformed body's test's business: a parser of one's own throws its own.
+    }
+
     // MARK: Reading back what the app wrote
 
     func test_fetchMessageThreads_findsTheThreadAndMessageWrittenByCreateMessageThreadAndCreateMessage() throws {
@@ -432,7 +486,7 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         // Two threads: their order could be right by luck, so only the set is checked here.
         try checkSameThreads(otherDevice.messageThreads, expected: try Self.expectedThreads(in: written))
         let fetched = try XCTUnwrap(otherDevice.messageThreads.first { $0.identifier == created.identifier })
-        XCTAssertEqual(fetched, created, """
+        XCTAssertTrue(Self.same(fetched, created), """
             The thread read back differs from the one written: fetched "\(fetched.title)" with \
             \(fetched.messages.map(\.text)), wrote "\(created.title)" with \(created.messages.map(\.text)). \
             See LESSONS.md §4.6.
@@ -489,6 +543,110 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
             `messageThreads` holds \(Self.list(controller.messageThreads.map(\.title))) instead of its one thread, \
             "REST APIs". A failed fetch leaves nothing behind: the next one works as the first would. See LESSONS.md §4.6.
             """)
+    }
+
+    // MARK: Two fetches at once
+
+    /// The user pulls to refresh while the first fetch is still on its way: two calls, each with its own completion.
+    /// Either may send its own GET, share the first one's answer, or cancel the older request (whose completion then
+    /// gets URLError.cancelled): what this checks is only that each completion is called exactly once.
+    func test_fetchMessageThreads_twoFetchesAtOnce_callsEachCompletionOnce() throws {
+        let outcomes = fetchTwiceAtOnce()
+        let (first, second) = (outcomes[0].calls, outcomes[1].calls)
+        if first == 0 && second == 0 {
+            throw fail("""
+                fetchMessageThreads was called twice, the second time while the first fetch was on its way, and \
+                neither completion was ever called (the emulator received \(emulator.requests.count) request(s)). \
+                See LESSONS.md §4.6.
+                """)
+        }
+        if first == 0 {
+            throw fail("""
+                fetchMessageThreads was called twice (the user pulled to refresh while the first fetch was on its \
+                way): the second call's completion was called, the first call's never. The second fetch took the \
+                first one's place — a completion kept in a property and replaced by the next call, or a fetch \
+                cancelled by the next one whose handler (or catch) returns without a word on URLError.cancelled or \
+                CancellationError — and whoever made the first call waits forever (a spinner that never stops). Every \
+                call gets its completion exactly once: let both run, or pass the cancelled fetch its error. \
+                See LESSONS.md §4.6.
+                """)
+        }
+        if second == 0 {
+            throw fail("""
+                fetchMessageThreads was called a second time while the first fetch was on its way, and that call's \
+                completion was never called: it returned without a word (`guard !isFetching else { return }`, say), \
+                so its caller waits forever (a spinner that never stops). Every call gets its completion exactly once: \
+                fetch again, or keep the completion and call it when the fetch on its way answers. See LESSONS.md §4.6.
+                """)
+        }
+        XCTAssertEqual([first, second], [1, 1], """
+            fetchMessageThreads was called twice, the second time while the first fetch was on its way, and the \
+            completions were called \(first) and \(second) time(s): each must be called exactly once. See LESSONS.md §4.6.
+            """)
+    }
+
+    /// completion(nil) says "the list is now the database's": a call that shares or gives up its fetch may not say
+    /// it before the list holds the fetched threads (the sample database's one thread; the list starts empty).
+    func test_fetchMessageThreads_twoFetchesAtOnce_reportSuccessOnlyWithTheFetchedList() throws {
+        let outcomes = fetchTwiceAtOnce()
+        guard outcomes.allSatisfy({ $0.calls == 1 }) else {
+            throw fail("""
+                setup: checking what two fetches started at once report needs each completion called once, and they \
+                were called \(outcomes[0].calls) and \(outcomes[1].calls) time(s); \
+                test_fetchMessageThreads_twoFetchesAtOnce_callsEachCompletionOnce says what is wrong.
+                """)
+        }
+        for (index, outcome) in outcomes.enumerated() where outcome.error == nil {
+            let seen = outcome.listSeen.map(\.identifier)
+            guard seen != [Self.sampleThreadID] else { continue }
+            throw fail("""
+                fetchMessageThreads was called twice, the second time while the first fetch was on its way, and the \
+                \(index == 0 ? "first" : "second") call got completion(nil) — success — while `messageThreads` held \
+                \(Self.list(outcome.listSeen.map(\.title))), not the sample database's one thread: it reported success \
+                before any fetched list was there (`guard !isFetching else { completion(nil); return }`, or a fetch \
+                cancelled by the next one reported as a success). completion(nil) tells the caller that the list is \
+                now the database's, and the caller shows it. A call that has no fetched list yet waits for the fetch \
+                on its way (keep its completion, call it after the list is assigned), fetches again, or gets an error. \
+                See LESSONS.md §4.6.
+                """)
+        }
+    }
+
+    /// Calls fetchMessageThreads twice on a new controller, the second call right after the first (its request on
+    /// its way), and waits for both completions: for each call, how often its completion was called, and the error
+    /// and the list its first call saw.
+    private func fetchTwiceAtOnce() -> [(calls: Int, error: Error?, listSeen: [MessageThread])] {
+        emulator.latency = 0.2
+        let fetcher = controller!
+        let lock = NSLock()
+        var calls = [0, 0]
+        var errors: [Error?] = [nil, nil]
+        var seen: [[MessageThread]] = [[], []]
+        func counts() -> [Int] { lock.lock(); defer { lock.unlock() }; return calls }
+        for index in 0..<2 {
+            fetcher.fetchMessageThreads { (error: Error?) in
+                let list = fetcher.messageThreads
+                lock.lock()
+                calls[index] += 1
+                if calls[index] == 1 { errors[index] = error; seen[index] = list }
+                lock.unlock()
+            }
+        }
+        // Both answers are due `latency` after their requests; a completion still missing a while after the first
+        // came (or after the normal wait, when none came) is never coming.
+        var deadline = Date(timeIntervalSinceNow: emulator.latency + CompletionTimeouts.normal)
+        var sawOne = false
+        while counts().contains(0) && Date() < deadline {
+            if !sawOne && counts() != [0, 0] {
+                sawOne = true
+                deadline = min(deadline, Date(timeIntervalSinceNow: emulator.latency + 0.5))
+            }
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
+        }
+        settle()
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))  // a late second call shows
+        lock.lock(); defer { lock.unlock() }
+        return (0..<2).map { (calls[$0], errors[$0], seen[$0]) }
     }
 
     /// Firebase's answer (404) to a request for a database that does not exist: a wrong database URL.

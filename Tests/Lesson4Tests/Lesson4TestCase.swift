@@ -112,6 +112,22 @@ class Lesson4TestCase: LabTestCase {
         return .object(threads)
     }
 
+    /// The identifier of the thread in `sampleWithAThreadThatDoesNotDecode` that has no title.
+    static let undecodableThreadID = "7E3A1B2C-9D4F-4A5B-8C6D-0E1F2A3B4C5D"
+
+    /// The course's sample database and a thread written by hand in the console, without its `title`: the given
+    /// MessageThread does not decode it, so the whole answer does not decode.
+    static func sampleWithAThreadThatDoesNotDecode() throws -> JSONValue {
+        guard var threads = try sampleDatabase().objectValue else {
+            throw FixtureProblem(description: "Fixtures/databases/message-board-sample.json is not an object")
+        }
+        threads[undecodableThreadID] = [
+            "identifier": .string(undecodableThreadID),
+            "messages": ["-LKc4Hn8yTq2Wz0Pb5Xe": ["sender": "Ola", "text": "Written in the console", "timestamp": 5.56900000345678E8]],
+        ]
+        return .object(threads)
+    }
+
     /// What fetchMessageThreads should leave in `messageThreads` for `database`: every thread, decoded with the
     /// given model, sorted by title with String's `<`.
     static func expectedThreads(in database: JSONValue) throws -> [MessageThread] {
@@ -503,7 +519,7 @@ class Lesson4TestCase: LabTestCase {
                 """, file: file, line: line)
         }
         if !before.isEmpty, actual.count == before.count, zip(actual, before).allSatisfy({ $0 === $1 }),
-           actual.contains(where: { thread in expectedByID[thread.identifier].map { $0 != thread } ?? true }) {
+           actual.contains(where: { thread in expectedByID[thread.identifier].map { !Self.same($0, thread) } ?? true }) {
             throw fail("""
                 After the second fetch `messageThreads` is still the very list of the first fetch — the same \
                 \(before.count) thread object(s) — although the database changed since (a message was posted): \
@@ -514,7 +530,7 @@ class Lesson4TestCase: LabTestCase {
         }
         let beforeByID = Dictionary(before.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         for thread in actual.sorted(by: { $0.identifier < $1.identifier }) {
-            guard let wanted = expectedByID[thread.identifier], thread != wanted else { continue }
+            guard let wanted = expectedByID[thread.identifier], !Self.same(thread, wanted) else { continue }
             if let old = beforeByID[thread.identifier], old === thread, thread.messages.count > wanted.messages.count {
                 throw fail("""
                     After the second fetch the thread \(wanted.identifier) ("\(wanted.title)") is the object of the \
@@ -535,6 +551,23 @@ class Lesson4TestCase: LabTestCase {
             }
             throw fail(Self.difference(thread, wanted), file: file, line: line)
         }
+    }
+
+    /// How far a fetched timestamp may be from the stored one and still be the same: one millisecond. A Date decoded
+    /// by JSONDecoder is exact; one read by hand from JSONSerialization on Linux comes through NSDecimalNumber, whose
+    /// `doubleValue` can be one unit in the last place off (5.562…E8 s ± 0.0000001 s): the same instant, as stored.
+    static let timestampTolerance: TimeInterval = 0.001
+
+    /// True when `got` is `wanted` as stored: the same title, identifier and messages (text, sender, and timestamp
+    /// within `timestampTolerance`), in the same order.
+    static func same(_ got: MessageThread, _ wanted: MessageThread) -> Bool {
+        got.title == wanted.title && got.identifier == wanted.identifier && got.messages.count == wanted.messages.count
+            && zip(got.messages, wanted.messages).allSatisfy { sameMessage($0, $1) }
+    }
+
+    static func sameMessage(_ got: MessageThread.Message, _ wanted: MessageThread.Message) -> Bool {
+        got.text == wanted.text && got.sender == wanted.sender
+            && abs(got.timestamp.timeIntervalSince(wanted.timestamp)) <= timestampTolerance
     }
 
     /// Which field of a fetched thread differs from the database's, in words.
@@ -566,7 +599,8 @@ class Lesson4TestCase: LabTestCase {
                 \(head) its messages have other timestamps (\(gotTimes.first.map { "\($0)" } ?? "?") where the \
                 database says \(wantedTimes.first.map { "\($0)" } ?? "?")). The database stores seconds since \
                 1 January 2001, which is what a plain JSONDecoder() reads a Date as: do not set a \
-                dateDecodingStrategy. See LESSONS.md §4.2.
+                dateDecodingStrategy (and reading the number yourself, make it \
+                `Date(timeIntervalSinceReferenceDate:)`, not `timeIntervalSince1970`). See LESSONS.md §4.2.
                 """
         }
         return "\(head) its messages differ (got \(got.messages.map(\.text)), expected \(wanted.messages.map(\.text))). \(tail)"
