@@ -307,8 +307,8 @@ final class MessageTests: Lesson2TestCase {
         XCTAssertTrue((now - 5)...(after.timeIntervalSinceReferenceDate + 5) ~= seconds, """
             MessageThread.Message(text:sender:), made without a timestamp, should be timestamped now: about \
             \(JSONValue.number(now).description) seconds since 2001. It encodes "timestamp": \(JSONValue.number(seconds).description), \
-            \(Int((seconds - now).rounded())) seconds off. The `timestamp` parameter's default is `Date()`, the moment the \
-            message is made; \(storesGiven
+            \(Int((seconds - now).rounded())) seconds off\(Self.timeZoneNote(before.addingTimeInterval((seconds - now).rounded()), before)). \
+            The `timestamp` parameter's default is `Date()`, the moment the message is made; \(storesGiven
                 ? "given a timestamp, your initialiser stores it, so what differs is the value used when it is left out."
                 : "store the parameter, unchanged, in a `Date` property.") See LESSONS.md §2.2.
             """)
@@ -365,11 +365,20 @@ final class MessageTests: Lesson2TestCase {
                 See LESSONS.md §2.2.
                 """)
         }
+        // Then differences an == "tolerant" of what it takes for noise misses: a sender only in case (a name's capitals
+        // are part of it), a text by a trailing space, a timestamp by a fifth of a millisecond (a tolerance, or
+        // rounding, to milliseconds: Firebase's and JavaScript's precision; a Date keeps far less than a microsecond).
         let others: [(property: String, by: String, other: MessageThread.Message)] = [
             ("text", "", MessageThread.Message(text: "Another text", sender: Self.sampleSender, timestamp: Self.sampleDate)),
             ("sender", "", MessageThread.Message(text: Self.sampleText, sender: "Grace", timestamp: Self.sampleDate)),
             ("timestamp", " (by a second)", MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(1))),
             ("timestamp", " (by a quarter of a second)", MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(0.25))),
+            ("sender", " (only in case, \"\(Self.sampleSender)\" and \"\(Self.sampleSender.lowercased())\": a name's capitals are part of it, so compare senders with ==, not case-insensitively)",
+             MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender.lowercased(), timestamp: Self.sampleDate)),
+            ("text", " (by a trailing space: compare texts exactly, without trimming spaces)",
+             MessageThread.Message(text: Self.sampleText + " ", sender: Self.sampleSender, timestamp: Self.sampleDate)),
+            ("timestamp", " (by a fifth of a millisecond: a Date is exact to far less than that, so compare timestamps with ==, with no tolerance and no rounding to milliseconds)",
+             MessageThread.Message(text: Self.sampleText, sender: Self.sampleSender, timestamp: Self.sampleDate.addingTimeInterval(0.0002))),
         ]
         for (property, by, other) in others where message == other {
             XCTFail(Self.summary(message) == Self.summary(other) ? """

@@ -59,6 +59,22 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
         }
     }
 
+    /// App code that writes `thread != other` on two MessageThreads calls the thread's own `!=` when it declares one (the
+    /// compiler picks it over Equatable's, which is `!(lhs == rhs)`): it must say the opposite of ==. A subclass of
+    /// NSObject gets NSObject's != (isEqual(_:)), which the test of Equatable's == names.
+    func checkNotEqualAgrees(_ lhs: MessageThread, _ rhs: MessageThread, _ what: String,
+                             file: StaticString = #filePath, line: UInt = #line) {
+        guard !((lhs as AnyObject) is NSObject) else { return }
+        let equal = lhs == rhs, notEqual = lhs != rhs
+        guard notEqual == equal else { return }
+        XCTFail("""
+            For \(what), your == answers \(equal) and your != answers \(notEqual) too: your own `!=` is not the opposite of \
+            your ==. Equatable already gives MessageThread a != (`!(lhs == rhs)`): delete yours, or write it as \
+            `!(lhs == rhs)` — the opposite of `a && b && c` is `!a || !b || !c`, not `!a && !b && !c` (De Morgan). \
+            See LESSONS.md §2.4.
+            """, file: file, line: line)
+    }
+
     func test_equality_twoInstancesWithTheSameValues_areEqual() throws {
         let first = thread()
         let second = thread()
@@ -127,6 +143,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
                 See LESSONS.md §2.4.
                 """)
         }
+        if twinsEqual { checkNotEqualAgrees(first, second, "two threads built from the same values") }
     }
 
     func test_equality_threadsWithDifferentTitles_areNotEqual() throws {
@@ -136,6 +153,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
             Two threads that differ only in their title ("REST APIs" and "Codable") compare equal (==). == must compare \
             the title too: values that differ are not equal. See LESSONS.md §2.4.
             """)
+        checkNotEqualAgrees(first, second, "two threads that differ only in their title")
         let spaced = thread(title: "REST APIs ")
         try requireInitialiserKeeps(first, spaced, sameValues: false, "titles that differ only in a trailing space")
         XCTAssertFalse(first == spaced || spaced == first, """
@@ -188,6 +206,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
             ("the first of their two messages differs", [recorded, other], [otherSender, other]),
             ("they hold the same two messages in another order", [recorded, other], [other, recorded]),
             ("they hold the same two messages, made a minute apart, in another order", [recorded, later], [later, recorded]),
+            ("the middle one of their three messages differs in its text", [recorded, other, later], [recorded, otherText, later]),
         ]
         for (difference, left, right) in cases {
             if left == right {

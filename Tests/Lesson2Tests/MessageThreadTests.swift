@@ -154,13 +154,22 @@ final class MessageThreadTests: Lesson2TestCase {
                 // key replaces the one before, and the last message is left, an object.
                 let last = try encoded(given[given.count - 1], exercise)
                 let lastOnly = isArray && messages == last
+                // `@DefaultEmpty var messages` whose wrapper's Codable Swift wrote: the wrapper is encoded, as an object of
+                // its own stored property, {"wrappedValue": [ … ]}.
+                let wrapper = isArray ? Self.propertyWrapper(of: thread, "messages") : nil
                 XCTFail("""
                     A thread made with two messages encodes "messages" as a JSON object (\(messages.description))\
-                    \(declared.map { ": \($0)" } ?? ""). \(lastOnly
+                    \(declared.map { ": \($0)" } ?? ""). \(wrapper.map { """
+                        Your `messages` property is an array behind your property wrapper @\($0), and JSONEncoder encodes \
+                        the wrapper, with the wrapper's own Codable: the one Swift writes for a struct encodes it as an object \
+                        of its stored properties\(messages["wrappedValue"].isNull ? "" : ", {\"wrappedValue\": [ … ]}"). Give @\($0) \
+                        an encode(to:) and an init(from:) that encode the array itself in a single-value container \
+                        (`var container = encoder.singleValueContainer(); try container.encode(wrappedValue)`), or drop the wrapper.
+                        """ } ?? (lastOnly
                         ? "That object is your last message alone: encoding a value under a key that already holds one replaces it, so a loop that encodes each message under \"messages\" leaves only the last. Encode the array itself, once, `container.encode(messages, forKey: .messages)`, and JSONEncoder writes a JSON array of message objects, in order."
                         : isArray
                         ? "The property is an array, so your own encoding (`encode(to:)`) turns it into an object: encode the array itself, `container.encode(messages, forKey: .messages)`, and JSONEncoder writes a JSON array of message objects, in order."
-                        : "The thread holds its messages as an array, `[MessageThread.Message]`, which JSONEncoder writes as a JSON array of message objects.") \
+                        : "The thread holds its messages as an array, `[MessageThread.Message]`, which JSONEncoder writes as a JSON array of message objects.")) \
                     (Firebase itself keys POSTed messages by push ID; reading that form is Lesson 3.) See LESSONS.md §2.3.
                     """)
             case .null:
@@ -455,6 +464,38 @@ final class MessageThreadTests: Lesson2TestCase {
             XCTFail("""
                 A thread with no messages encodes as \(json.description), which your MessageThread cannot decode again: \
                 \(Self.explain(error, data: json)) Your encoding and your decoding must agree. See LESSONS.md §2.3.
+                """)
+        }
+    }
+
+    func test_messageThread_decodingMessagesItCannotRead_stops() throws {
+        // What a server can answer: Firebase leaves a null where an array's element was deleted, and another app may
+        // write a message without a sender. Throwing, or skipping what cannot be read, are both answers; looping for ever
+        // is not: `try? list.decode(…)` inside `while !list.isAtEnd` — a decode that fails does not move the container
+        // on, so it tries the same element again and again. The decoding runs on a thread of its own, so that such a
+        // loop fails this test in a few seconds instead of hanging the run (the thread spins on until the run ends).
+        let json = """
+            {"identifier": "\(Self.sampleThreadID)", "title": "Holes", "messages": [\
+            {"sender": "Ada", "text": "One", "timestamp": 600000000.5}, null, \
+            {"text": "No sender", "timestamp": 600000001.5}, {"sender": "Grace", "text": "Two", "timestamp": 600000002.5}]}
+            """
+        let data = Data(json.utf8)
+        let done = DispatchSemaphore(value: 0)
+        let worker = Thread {
+            _ = try? JSONDecoder().decode(MessageThread.self, from: data)
+            done.signal()
+        }
+        worker.stackSize = 8 << 20
+        worker.start()
+        if done.wait(timeout: .now() + 3) == .timedOut {
+            XCTFail("""
+                Decoding a thread whose "messages" hold a null (the hole Firebase leaves where an element was deleted) and \
+                a message without "sender" did not finish in 3 seconds: your decoding loops for ever. A decode that fails \
+                does not move an unkeyed container on, so `try? list.decode(…)` inside `while !list.isAtEnd` tries the same \
+                element again and again. Let the error throw (`try`, or decode the whole array, `[MessageThread.Message].self`); \
+                to skip what cannot be read, decode each element through a wrapper whose init(from:) does not throw \
+                (`value = try? MessageThread.Message(from: decoder)`), which moves the container on. Decoding: \(json) \
+                See LESSONS.md §2.3.
                 """)
         }
     }
