@@ -109,6 +109,32 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                        after: "one sync into an empty store of the journal plus an entry with the mood \(Self.spelled(Self.otherMood.mood))")
     }
 
+    /// An entry written with a text and no title (the title field left empty): a value like any other.
+    static let untitled = EntryStore.Record(
+        title: "", bodyText: "No title today, just this line.", timestamp: Date(timeIntervalSinceReferenceDate: 5.84290000375E8),
+        identifier: "B3C4D5E6-F708-4192-A3B4-C5D6E7F80912", mood: "😐")
+
+    func test_sync_entryWithAnEmptyTitle_isCreatedAsItIs() throws {
+        var entries = try Self.journal().objectValue ?? [:]
+        entries[Self.untitled.identifier] = Self.json(of: Self.untitled)
+        let journal = JSONValue.object(entries)
+        load(journal)
+        try syncSuccessfully()
+        let others = try Self.records(in: journal).filter { $0.identifier != Self.untitled.identifier }
+        if !store.entries.contains(where: { $0.identifier == Self.untitled.identifier }),
+           others.allSatisfy({ want in store.entries.contains { $0.identifier == want.identifier } }) {
+            throw fail("""
+                The server held the journal and one more entry, whose title is empty (text "\(Self.untitled.bodyText)"); \
+                the sync created every entry but that one. An empty title is a value like any other — the user wrote \
+                only a text — and the sync does not judge the server's values: a check of your own \
+                (`guard !representation.title.isEmpty else { continue }`) loses that entry for good, sync after sync. \
+                See LESSONS.md §5.8.
+                """)
+        }
+        try checkStore(holds: try Self.records(in: journal),
+                       after: "one sync into an empty store of the journal plus an entry with an empty title")
+    }
+
     func test_sync_savesTheStoreOnce() throws {
         try syncSuccessfully()
         let saves = store.saveCount
