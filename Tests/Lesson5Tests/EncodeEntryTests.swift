@@ -57,10 +57,26 @@ final class EncodeEntryTests: Lesson5TestCase {
             let holder = ["title", "bodyText", "identifier", "mood"].first { expected[$0] == object[key] }
             XCTFail("""
                 encode(to:) wrote "\(key)": \(object[key]!.description); the entry's \(key) is \(expected[key].description)\
-                \(holder.map { " — that is the entry's `\($0)`: two keys are swapped or copied" } ?? ""). \
+                \(holder.map { " — that is the entry's `\($0)`: two keys are swapped or copied" } ?? "")\
+                \(key == "mood" && object[key]?.numberValue != nil ? " — a number, the mood's place in Entry.moods (a picker's segment), where the journal holds the mood itself, the emoji string: every other copy of the app reads the mood as it is" : ""). \
                 Encode each property for its own key. See LESSONS.md §5.2.
                 """)
         }
+    }
+
+    func test_encode_anEmptyBodyText_isStillWritten() throws {
+        // An entry with a title only: its text is the empty string, a value like any other. (What the key holds is
+        // test_encode_eachTextKeyHoldsItsOwnProperty's: this one checks that the key is there.)
+        let record = EntryStore.Record(title: "Just a title", bodyText: "", timestamp: Date(timeIntervalSinceReferenceDate: 5.84113950125E8),
+                                       identifier: "0B1C2D3E-4F50-4617-8293-A4B5C6D7E8F9", mood: "🙂")
+        let object = try encoded(insert(record))
+        XCTAssertTrue(object["bodyText"] != nil && object["bodyText"] != JSONValue.null, """
+            encode(to:) \(object["bodyText"] == nil ? "left the key \"bodyText\" out" : "wrote \"bodyText\": null") for \
+            an entry whose bodyText is empty (""): it wrote the keys \(object.keys.sorted()). An empty text is a value \
+            like any other: write "bodyText": "" — every entry in the journal has the five keys, and one without \
+            bodyText does not decode back (`encodeIfPresent` of nil, or an `if !bodyText.isEmpty`, leaves it out). \
+            See LESSONS.md §5.2.
+            """)
     }
 
     /// Whether `number`, written for `seconds`, is that timestamp gone through a Float. For the sample a Float and a

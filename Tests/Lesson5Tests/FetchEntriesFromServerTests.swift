@@ -109,6 +109,32 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                        after: "one sync into an empty store of the journal plus an entry with the mood \(Self.spelled(Self.otherMood.mood))")
     }
 
+    /// An entry written with a text and no title (the title field left empty): a value like any other.
+    static let untitled = EntryStore.Record(
+        title: "", bodyText: "No title today, just this line.", timestamp: Date(timeIntervalSinceReferenceDate: 5.84290000375E8),
+        identifier: "B3C4D5E6-F708-4192-A3B4-C5D6E7F80912", mood: "😐")
+
+    func test_sync_entryWithAnEmptyTitle_isCreatedAsItIs() throws {
+        var entries = try Self.journal().objectValue ?? [:]
+        entries[Self.untitled.identifier] = Self.json(of: Self.untitled)
+        let journal = JSONValue.object(entries)
+        load(journal)
+        try syncSuccessfully()
+        let others = try Self.records(in: journal).filter { $0.identifier != Self.untitled.identifier }
+        if !store.entries.contains(where: { $0.identifier == Self.untitled.identifier }),
+           others.allSatisfy({ want in store.entries.contains { $0.identifier == want.identifier } }) {
+            throw fail("""
+                The server held the journal and one more entry, whose title is empty (text "\(Self.untitled.bodyText)"); \
+                the sync created every entry but that one. An empty title is a value like any other — the user wrote \
+                only a text — and the sync does not judge the server's values: a check of your own \
+                (`guard !representation.title.isEmpty else { continue }`) loses that entry for good, sync after sync. \
+                See LESSONS.md §5.8.
+                """)
+        }
+        try checkStore(holds: try Self.records(in: journal),
+                       after: "one sync into an empty store of the journal plus an entry with an empty title")
+    }
+
     func test_sync_savesTheStoreOnce() throws {
         try syncSuccessfully()
         let saves = store.saveCount
@@ -164,33 +190,70 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         try checkStore(holds: try Self.records(in: try Self.journal()), after: "three syncs of the same journal")
     }
 
+    func test_sync_twoSyncsAtOnce_eachCallsItsCompletion() throws {
+        // The app syncs at launch, and again when the user pulls to refresh before the first sync answered: two calls,
+        // two completions, each once — and, merged by identifier, no duplicates.
+        let (first, second) = (CompletionCount(), CompletionCount())
+        controller.fetchEntriesFromServer { first.note($0) }
+        controller.fetchEntriesFromServer { second.note($0) }
+        let until = Date(timeIntervalSinceNow: 1)
+        while first.calls == 0 || second.calls == 0, Date() < until {
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
+        }
+        settle()
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))  // a completion called twice comes now
+        if first.calls != 1 || second.calls != 1 {
+            func told(_ count: CompletionCount) -> String {
+                count.calls == 0 ? "never came" : count.calls == 1 ? "came once" : "came \(count.calls) times"
+            }
+            throw fail("""
+                fetchEntriesFromServer was called twice in a row, the second time before the first sync's answer came \
+                (the app syncs at launch, and the user pulls to refresh): the first call's completion \(told(first)), \
+                the second's \(told(second)). Every call gets its completion exactly once. A sync that returns at once \
+                when another is running (`guard !isSyncing else { return }`) must still call its completion; a \
+                completion kept in a property until the answer comes is replaced by the next call's. Keep each call's \
+                completion in its own closure — or do without the flag: two syncs at once are harmless, they merge by \
+                identifier. See LESSONS.md §5.8.
+                """)
+        }
+        try checkStore(holds: try Self.records(in: try Self.journal()), after: "two syncs started one right after the other")
+    }
+
     func test_sync_anEntryTheStoreLacks_isCreatedWhereverItComesInTheAnswer() throws {
-        // Two entries on the server; the store holds one of them, equal to the server's, and lacks the other. A loop
-        // that stops at an equal entry creates the other one only when it comes first in the answer's order — a
-        // dictionary's, which changes from one decoding to the next. So several syncs, each way round in turn, until
-        // one created the lacking entry and one did not (for a loop that stops, each sync misses it one time in two).
+        // The journal's six entries on the server; the store holds one of them, equal to the server's, and lacks the
+        // five others. A loop that stops at an equal entry creates only the lacking entries that come before it in the
+        // answer's order — a dictionary's, which changes from one decoding to the next. So up to twelve syncs, the store
+        // holding each entry in turn, until one entry was created by one sync and not by another: for a loop that
+        // stops, that takes a few syncs, and twelve go by without it about once in a billion runs (a check that
+        // refuses an entry refuses it in every sync, and is told apart).
         let journal = try Self.records(in: try Self.journal())
-        let (one, other) = (journal[0], journal[1])
-        load(.object([one.identifier: Self.json(of: one), other.identifier: Self.json(of: other)]))
         setLatency(0.01)
-        var created: [(held: EntryStore.Record, lacking: EntryStore.Record, made: Bool)] = []
-        for round in 0..<12 where !(created.contains { $0.made } && created.contains { !$0.made }) {
-            let (held, lacking) = round % 2 == 0 ? (one, other) : (other, one)
+        // By identifier: the entry the store held in a sync that created it, and in one that did not.
+        var outcomes: [String: (made: EntryStore.Record?, missed: EntryStore.Record?)] = [:]
+        for round in 0..<12 where !outcomes.values.contains(where: { $0.made != nil && $0.missed != nil }) {
+            let held = journal[round % journal.count]
             store.entries.forEach { store.delete($0) }
             insert(held)
-            try syncSuccessfully(setup: "a sync of a journal of two entries into a store holding one of them")
-            created.append((held, lacking, store.entries.contains { $0.identifier == lacking.identifier }))
+            try syncSuccessfully(setup: "a sync of the journal into a store holding one of its entries")
+            for lacking in journal where lacking.identifier != held.identifier {
+                if store.entries.contains(where: { $0.identifier == lacking.identifier }) {
+                    outcomes[lacking.identifier, default: (nil, nil)].made = held
+                } else {
+                    outcomes[lacking.identifier, default: (nil, nil)].missed = held
+                }
+            }
         }
-        guard let missed = created.first(where: { !$0.made }), let made = created.first(where: { $0.made }) else { return }
+        guard let (identifier, seen) = outcomes.first(where: { $0.value.made != nil && $0.value.missed != nil }),
+              let lacking = journal.first(where: { $0.identifier == identifier }),
+              let made = seen.made, let missed = seen.missed else { return }
         throw fail("""
-            The server held two entries, "\(one.title)" and "\(other.title)"; the store held one of them, equal to the \
-            server's, and lacked the other. One sync created "\(made.lacking.title)" (the store holding \
-            "\(made.held.title)"), another did not create "\(missed.lacking.title)" (the store holding \
-            "\(missed.held.title)"): it stops at \
-            an equal entry that comes first in the answer (a dictionary's order, which changes from run to run). Does \
-            your loop `break` when an entry is already equal (`guard entry != representation else { break }`)? `break` \
-            ends the whole loop, so the entries after it are neither updated nor created: `continue` goes on to the \
-            next one. See LESSONS.md §5.8.
+            The server held the journal's six entries; the store held one of them, equal to the server's, and lacked \
+            the others. One sync created "\(lacking.title)" (the store holding "\(made.title)"), another did not \
+            (the store holding "\(missed.title)"): the sync stops at an equal entry, and which entries come after it \
+            changes with the answer's order (a dictionary's, which changes from run to run). Does your loop `break` \
+            when an entry is already equal (`guard entry != representation else { break }`)? `break` ends the whole \
+            loop, so the entries after it are neither updated nor created: `continue` goes on to the next one. See \
+            LESSONS.md §5.8.
             """)
     }
 
@@ -677,5 +740,21 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             After a sync that failed (\(failure)) the store was saved \(store.saveCount) time(s): a failed sync \
             changes nothing, so it has nothing to save. See LESSONS.md §5.8.
             """, file: file, line: line)
+    }
+}
+
+/// How many times a completion was called (one counter per call: two calls at once each get their own).
+private final class CompletionCount {
+    private let lock = NSLock()
+    private var count = 0
+
+    func note(_ error: Error?) {
+        lock.lock(); defer { lock.unlock() }
+        count += 1
+    }
+
+    var calls: Int {
+        lock.lock(); defer { lock.unlock() }
+        return count
     }
 }

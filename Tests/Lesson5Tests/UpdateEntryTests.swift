@@ -56,6 +56,39 @@ final class UpdateEntryTests: Lesson5TestCase {
             """)
     }
 
+    func test_update_entryThatDiffersOnlyInItsMood_takesTheServersMood() throws {
+        // Edited in another copy of the app: the mood alone changed, the timestamp and the text kept.
+        let server = try Self.records(in: try Self.journalLater()).first { $0.identifier == Self.changedID }!
+        let stale = EntryStore.Record(title: server.title, bodyText: server.bodyText, timestamp: server.timestamp,
+                                      identifier: server.identifier, mood: server.mood == "😐" ? "🙂" : "😐")
+        let representation = try representation(of: server, setup: "updating an entry")
+        let entry = insert(stale)
+        controller.update(entry: entry, with: representation)
+        XCTAssertEqual(entry.mood, server.mood, """
+            The store's entry and the server's differ only in the mood (\(Self.spelled(stale.mood)) in the store, \
+            \(Self.spelled(server.mood)) on the server): same title, text and timestamp. After update(entry:with:) the \
+            entry's mood is \(Self.spelled(entry.mood)). Does update return early when the timestamps (or the titles) \
+            are the same, as if nothing could change without them? Any value may change alone — the sync has already \
+            decided, by comparing every value (`!=`), that this entry needs the server's: copy them all. See LESSONS.md §5.6.
+            """)
+    }
+
+    func test_update_copiesTextWithItsWhitespaceAsItIs() throws {
+        // A text view leaves the text as typed: a newline at the end, a space before it.
+        let (entry, server, _) = try staleEntryAndServerValues()
+        let typed = EntryStore.Record(title: " " + server.title + " ", bodyText: server.bodyText + "\n\nP.S. ☔️ \n",
+                                      timestamp: server.timestamp, identifier: server.identifier, mood: server.mood)
+        let representation = try representation(of: typed, setup: "updating an entry whose text ends with a newline")
+        controller.update(entry: entry, with: representation)
+        XCTAssertTrue(entry.title == typed.title && entry.bodyText == typed.bodyText, """
+            The server's entry has the title \(String(reflecting: typed.title)) and a bodyText that ends with a newline, \
+            \(String(reflecting: String(typed.bodyText.suffix(12)))) at its end; after update(entry:with:) the entry's \
+            title is \(String(reflecting: entry.title)) and its bodyText ends \(String(reflecting: String(entry.bodyText.suffix(12)))). \
+            Copy each value as it is: trimming whitespace and newlines changes what the user wrote, and the entry then \
+            differs from the server's at every sync. See LESSONS.md §5.6.
+            """)
+    }
+
     func test_update_copiesAMoodTheAppDoesNotOffer() throws {
         let server = Self.otherMood
         let stale = EntryStore.Record(title: server.title, bodyText: server.bodyText, timestamp: server.timestamp,
