@@ -196,7 +196,7 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         let (first, second) = (CompletionCount(), CompletionCount())
         controller.fetchEntriesFromServer { first.note($0) }
         controller.fetchEntriesFromServer { second.note($0) }
-        let until = Date(timeIntervalSinceNow: 1)
+        let until = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
         while first.calls == 0 || second.calls == 0, Date() < until {
             RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
         }
