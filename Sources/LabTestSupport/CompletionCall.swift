@@ -4,17 +4,19 @@ import LabSupport
 import FirebaseEmulator
 
 /// Counts the calls of one completion handler, from whatever queue they come, and when each came.
-final class CompletionCounter<Value> {
+public final class CompletionCounter<Value> {
     private let lock = NSLock()
     private var values: [(value: Value, at: Date)] = []
 
-    func record(_ value: Value) {
+    public init() {}
+
+    public func record(_ value: Value) {
         lock.lock()
         values.append((value, Date()))
         lock.unlock()
     }
 
-    var calls: [(value: Value, at: Date)] {
+    public var calls: [(value: Value, at: Date)] {
         lock.lock(); defer { lock.unlock() }
         return values
     }

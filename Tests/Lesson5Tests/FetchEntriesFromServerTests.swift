@@ -193,18 +193,19 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
     func test_sync_twoSyncsAtOnce_eachCallsItsCompletion() throws {
         // The app syncs at launch, and again when the user pulls to refresh before the first sync answered: two calls,
         // two completions, each once — and, merged by identifier, no duplicates.
-        let (first, second) = (CompletionCount(), CompletionCount())
-        controller.fetchEntriesFromServer { first.note($0) }
-        controller.fetchEntriesFromServer { second.note($0) }
+        let (first, second) = (CompletionCounter<Error?>(), CompletionCounter<Error?>())
+        controller.fetchEntriesFromServer { first.record($0) }
+        controller.fetchEntriesFromServer { second.record($0) }
         let until = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
-        while first.calls == 0 || second.calls == 0, Date() < until {
+        while first.calls.isEmpty || second.calls.isEmpty, Date() < until {
             RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
         }
         settle()
         RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))  // a completion called twice comes now
-        if first.calls != 1 || second.calls != 1 {
-            func told(_ count: CompletionCount) -> String {
-                count.calls == 0 ? "never came" : count.calls == 1 ? "came once" : "came \(count.calls) times"
+        if first.calls.count != 1 || second.calls.count != 1 {
+            func told(_ counter: CompletionCounter<Error?>) -> String {
+                let count = counter.calls.count
+                return count == 0 ? "never came" : count == 1 ? "came once" : "came \(count) times"
             }
             throw fail("""
                 fetchEntriesFromServer was called twice in a row, the second time before the first sync's answer came \
@@ -740,21 +741,5 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
             After a sync that failed (\(failure)) the store was saved \(store.saveCount) time(s): a failed sync \
             changes nothing, so it has nothing to save. See LESSONS.md §5.8.
             """, file: file, line: line)
-    }
-}
-
-/// How many times a completion was called (one counter per call: two calls at once each get their own).
-private final class CompletionCount {
-    private let lock = NSLock()
-    private var count = 0
-
-    func note(_ error: Error?) {
-        lock.lock(); defer { lock.unlock() }
-        count += 1
-    }
-
-    var calls: Int {
-        lock.lock(); defer { lock.unlock() }
-        return count
     }
 }
