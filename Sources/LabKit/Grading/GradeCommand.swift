@@ -265,17 +265,13 @@ extension GradingWorkspace {
     func kitIsBroken() throws -> String? {
         if let missing = Self.lessonsWithoutSolutions(of: lessons, kit: kit) { return missing }
         if let unchecked = Self.exercisesWithoutTests(of: lessons, kit: kit) { return unchecked }
-        let fingerprint = try KitFingerprint.of(kit)
-        let stamp = kit.stateFolder.appendingPathComponent("kit-verified")
-        // "<fingerprint>\n<lessons verified>": a check of some lessons (`--lesson`) does not vouch for the others.
-        let stamped = ((try? String(contentsOf: stamp, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        let verified = stamped.first == fingerprint ? Set(stamped.dropFirst().first?.split(separator: ",").map(String.init) ?? []) : []
+        let verified = try Self.verifiedLessons(of: kit)
         if lessons.allSatisfy({ verified.contains($0.name) }) { return nil }
         let reference = try grade(exercises: kit.root.appendingPathComponent("Solutions"), learner: "reference",
                                   resultsFile: kit.stateFolder.appendingPathComponent("reference.results.json"))
         if let results = reference.results, results.status == "pass" {
             let names = verified.union(lessons.map(\.name)).sorted().joined(separator: ",")
-            try "\(fingerprint)\n\(names)".write(to: stamp, atomically: true, encoding: .utf8)
+            try "\(try KitFingerprint.of(kit))\n\(names)".write(to: Self.verifiedStamp(of: kit), atomically: true, encoding: .utf8)
             return nil
         }
         let failed = reference.results?.tests.filter { $0.outcome != .passed } ?? []
@@ -286,6 +282,17 @@ extension GradingWorkspace {
             Fix the kit — a fixture, a test, lessons.json or a solution — and check it with `LAB_SOLUTIONS=1 swift test --disable-swift-testing`.
             """
     }
+
+    /// The lessons whose reference solutions earned full marks when graded, as long as the kit's files have not
+    /// changed since: "<fingerprint>\n<lessons verified>" in `.lab/kit-verified` (a check of some lessons, `--lesson`,
+    /// does not vouch for the others). `lab mutants` trusts it too, instead of running each reference again.
+    static func verifiedLessons(of kit: Kit) throws -> Set<String> {
+        let stamped = ((try? String(contentsOf: verifiedStamp(of: kit), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        guard stamped.first == (try KitFingerprint.of(kit)) else { return [] }
+        return Set(stamped.dropFirst().first?.split(separator: ",").map(String.init) ?? [])
+    }
+
+    static func verifiedStamp(of kit: Kit) -> URL { kit.stateFolder.appendingPathComponent("kit-verified") }
 }
 
 extension GradingWorkspace {
