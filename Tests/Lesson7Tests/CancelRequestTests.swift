@@ -178,6 +178,18 @@ final class CancelRequestTests: Lesson7TestCase {
                 each call's task under its own id, and cancel only in cancelRequest. See LESSONS.md §7.6.
                 """)
         }
+        // Once missed (one RequestID made in init, returned by every call, every task kept under it).
+        let distinct = Set([first.id, middle.id, last.id]).count
+        if distinct < 3 {
+            settle()
+            throw fail("""
+                Three fetchRooms calls in flight at once returned \(distinct == 1 ? "one and the same RequestID" : "only \(distinct) different RequestIDs"). \
+                Each call needs an id of its own, never used again: make it inside the call, `let id = RequestID()`, \
+                each time. An id made once (in init, say) names every call: each new call's task replaces the one before \
+                under it, whose answer then finds nothing and ends in silence, and cancelRequest cannot tell the calls \
+                apart. See LESSONS.md §7.6.
+                """)
+        }
         try cancel(middle.id)
         _ = wasCancelled(middle.index)
         settle()

@@ -243,12 +243,23 @@ class Lesson7TestCase: LabTestCase {
     }
 
     /// When `got` differs from `expected` only in its times, each off by the same whole number of minutes: why (a time
-    /// read in the device's time zone, `deviceTimeZone`). Compares the values with their times set equal.
+    /// read in the device's time zone, `deviceTimeZone`; or, whole days off, a format's date part read as something
+    /// else). Compares the values with their times set equal.
     static func timeZoneHint(got: [Date], expected: [Date], sameOtherwise: Bool) -> String? {
         guard sameOtherwise, got.count == expected.count, let first = got.first, let firstExpected = expected.first else { return nil }
         let offset = first.timeIntervalSince(firstExpected)
         guard offset != 0, offset.truncatingRemainder(dividingBy: 60) == 0,
               zip(got, expected).allSatisfy({ $0.timeIntervalSince($1) == offset }) else { return nil }
+        // Whole days off, the time of day right: not a time zone (at most 14 h), the date part of a DateFormatter's
+        // format (`yyyy-mm-dd`, moment.js's `YYYY-MM-DD`) — read in January here, every test's times being in November.
+        if abs(offset) >= 86_400 {
+            return """
+                Every time is \(Int(abs(offset)) / 86_400) days \(offset > 0 ? "late" : "early"), its time of day right: the \
+                date part was read wrong. In a DateFormatter's format, `MM` is the month — `mm` is the minute — and `dd` \
+                the day of the month — `DD` is the day of the year (moment.js's `YYYY-MM-DD` is not Foundation's); write \
+                "yyyy-MM-dd'T'HH:mm:ssXXXXX", or let `dateDecodingStrategy = .iso8601` read the times. See LESSONS.md §7.1.
+                """
+        }
         let minutes = Int(abs(offset)) / 60
         return """
             Every time is \(minutes / 60) h \(minutes % 60) min \(offset > 0 ? "late" : "early"): it was read in the device's time \

@@ -293,9 +293,10 @@ final class MessagesTests: Lesson7TestCase {
         emulator.holdResponses()
         let fetch = CallLog<[Message]>()
         let returned = Flag()
+        let fetchID = Returned<RequestID>()
         let before = emulator.requests.count
         DispatchQueue.global().async {
-            service.fetchMessages(inRoom: 1, success: fetch.success, failure: fetch.failure)
+            fetchID.set(service.fetchMessages(inRoom: 1, success: fetch.success, failure: fetch.failure))
             returned.set()
         }
         _ = eventually { (returned.isSet && emulator.requests.count > before) || !StubLog.recorded.isEmpty }
@@ -310,10 +311,14 @@ final class MessagesTests: Lesson7TestCase {
                 """)
         }
         emulator.seedMessage("Welcome, Ada", in: 1, from: "grace")  // message 4
-        delivered += try setupPoll(1, "a fetch answered after a poll")
+        let pollID = Returned<RequestID>()
+        delivered += try requireSuccess(try call(Self.fetchNewMessages, setup: "a fetch answered after a poll") { log in
+            pollID.set(service.fetchNewMessages(inRoom: 1, success: log.success, failure: log.failure))
+        }, of: Self.fetchNewMessages, setup: "a fetch answered after a poll")
         held.release()
-        // The poll cancelled the fetch in flight (tasks kept one per URL path): §7.6's tests name that, not this one.
-        if emulator.requests[before].wasCancelled { return }
+        // The poll cancelled the fetch in flight (tasks kept one per URL path), or both calls got one id (its task
+        // replaced the fetch's): §7.6's tests name those, not this one.
+        if emulator.requests[before].wasCancelled || fetchID.value == pollID.value { return }
         guard eventually({ !fetch.calls.isEmpty }), case .success = fetch.calls.first?.outcome else {
             throw fail("""
                 setup: a fetch answered after a poll needs fetchMessages to succeed once its held answer is released; \
@@ -425,6 +430,72 @@ final class MessagesTests: Lesson7TestCase {
             \(request.bodyText.map { $0.debugDescription } ?? "bytes"): a GET has no body. Build a new URLRequest for each call; one \
             kept in the service and changed for each keeps what the last call set (the POST's body and Content-Type). \
             URLRequest is a value: a copy is the call's own, and changing it changes no other. See LESSONS.md §7.3.
+            """)
+    }
+
+    /// Once missed (postMessage's body written by string interpolation, or with its quotes escaped by hand, while
+    /// createRoom's goes through JSONEncoder): a message's text arrives as it was written.
+    func test_postMessage_textWithQuotesAndLineBreaks_arrivesIntact() throws {
+        seedConversation()
+        let text = "She said \"hi\" \\o/\nSecond line, café ☕️"
+        let outcome = try postMessage(text, in: 2)
+        let stored = emulator.messages.dropFirst(3).last?.text
+        XCTAssertEqual(stored, text, """
+            postMessage(\(text.debugDescription), inRoom: 2) sent \(summary) and called \(outcome.described); the server \
+            stored \(stored.map { "a message \($0.debugDescription)" } ?? "no message"). Let JSONEncoder (or \
+            JSONSerialization) write the body {"text": …}: JSON built by string interpolation — or with only its quotes \
+            escaped by hand — breaks on the quotes, backslashes and line breaks that messages have. See LESSONS.md §7.5.
+            """)
+    }
+
+    /// Once missed (the newest id remembered under a "current room" property that each fetch sets, not under the
+    /// call's own room): two rooms polled at once each remember their own newest id. The emulator holds both answers
+    /// until both polls are in flight, so the order is the same every run.
+    func test_fetchNewMessages_twoRoomsPolledAtOnce_eachRemembersItsOwn() throws {
+        seedConversation()
+        let service = self.service!
+        emulator.holdResponses()
+        let logs = [CallLog<[Message]>(), CallLog<[Message]>()]
+        let ids = [Returned<RequestID>(), Returned<RequestID>()]
+        for (index, room) in [1, 2].enumerated() {
+            let before = emulator.requests.count
+            DispatchQueue.global().async {
+                ids[index].set(service.fetchNewMessages(inRoom: room, success: logs[index].success, failure: logs[index].failure))
+            }
+            _ = eventually { (ids[index].value != nil && emulator.requests.count > before) || !StubLog.recorded.isEmpty }
+            if !StubLog.recorded.isEmpty {
+                emulator.releaseHeldResponses()
+                throw fail("stub")
+            }
+        }
+        guard emulator.requests.count == 2, ids.allSatisfy({ $0.value != nil }) else {
+            emulator.releaseHeldResponses()
+            throw fail("""
+                setup: polling two rooms at once needs each fetchNewMessages to send its request and return while its \
+                answer is held; requests were: \(summary). See LESSONS.md §7.5.
+                """)
+        }
+        emulator.releaseHeldResponses()
+        // One poll cancelled the other (one task kept at a time), or both calls got one id: §7.6's tests name those.
+        if emulator.requests.contains(where: \.wasCancelled) || ids[0].value == ids[1].value { return }
+        guard eventually({ logs.allSatisfy { !$0.calls.isEmpty } }), logs.allSatisfy({ log in
+            if case .success? = log.calls.first?.outcome { return true }
+            return false
+        }) else {
+            throw fail("""
+                setup: polling two rooms at once needs both polls to succeed; they called \
+                \(logs.map { $0.calls.first.map(\.outcome.described) ?? "neither closure" }). Requests: \
+                \(summary). See LESSONS.md §7.5.
+                """)
+        }
+        let (_, first) = try judgedPoll(1)
+        let (_, second) = try judgedPoll(2)
+        XCTAssertTrue(first.query["since"] == "3" && second.query["since"] == "2", """
+            Rooms 1 (messages 1 and 3) and 2 (message 2) were polled at once, both answers arriving after both polls \
+            had started; the next poll of room 1 sent \(first.summary) and of room 2 \(second.summary). They must ask \
+            ?since=3 and ?since=2: remember each answer's newest id under its own room — the roomID the call was made \
+            with, which its closure captures — not under a "current room" property that the next call changes while \
+            this one is in flight. See LESSONS.md §7.5.
             """)
     }
 }

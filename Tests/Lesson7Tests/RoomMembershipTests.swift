@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import XCTest
 import ChatCaveEmulator
 import LabTestSupport
@@ -167,5 +170,60 @@ final class RoomMembershipTests: Lesson7TestCase {
                 Check the status before calling success. See LESSONS.md §7.4.
                 """)
         }
+    }
+
+    // MARK: Every call maps the answer the same way, and asks the server
+
+    /// Once missed (join and leave through a helper of their own for answers with no body, copied from the decoding
+    /// send without its 401 branch, or handling only the statuses the API's table lists): §7.2's mapping, whole.
+    func test_joinRoom_wrongPassword_isUnauthorized() throws {
+        seedTwoRooms()
+        service = ChatCaveService(baseURL: emulator.baseURL, session: emulator.session,
+                                  credentials: Credentials(user: "ada", password: "babbage"))
+        let outcome = try joinRoom(2)
+        guard case .failure(.unauthorized) = outcome else {
+            return XCTFail("""
+                With a wrong password the server answered 401 (\(summary)); joinRoom called \(outcome.described). \
+                Every call maps the answer the same way (§7.2): a 401 is failure(.unauthorized) — in join and leave too, \
+                whose success has no body. Send them through the one helper that checks the status, or give a second \
+                helper every branch of the first. See LESSONS.md §7.4.
+                """)
+        }
+    }
+
+    /// Once missed (a helper for answers with no body that looks at the status only, never at the error).
+    func test_leaveRoom_lostConnection_isTransport() throws {
+        seedTwoRooms(adaInRandom: true)
+        emulator.inject(.transportError(.networkConnectionLost))
+        let outcome = try leaveRoom(2)
+        guard case .failure(.transport(let error)) = outcome, (error as? URLError)?.code == .networkConnectionLost else {
+            return XCTFail("""
+                The connection was lost (URLError.networkConnectionLost, no answer at all); leaveRoom called \
+                \(outcome.described). Every call maps the answer the same way (§7.2): the data task's error comes \
+                first — failure(.transport(error)) — before any status, in join and leave too. See LESSONS.md §7.4.
+                """)
+        }
+    }
+
+    /// Once missed (an AI assistant's "no redundant network calls": rooms joined kept in a Set, and a join of one of them
+    /// answered without asking): ada left room 2 from another device; joining it again puts her back.
+    func test_joinRoom_again_asksTheServerAgain() throws {
+        seedTwoRooms()
+        try requireSuccess(try joinRoom(2), of: Self.joinRoom)
+        // ada leaves room 2 from another device: a request of the test's own, straight to the emulator.
+        var leave = URLRequest(url: emulator.baseURL.appendingPathComponent("rooms/2/chatters/ada"))
+        leave.httpMethod = "DELETE"
+        leave.setValue("Basic " + Data("ada:lovelace".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        guard emulator.handle(leave).statusCode == 204 else { throw fail("setup: ada could not leave room 2 from another device") }
+        emulator.clearRequests()
+        let outcome = try joinRoom(2)
+        let chatters = emulator.rooms.first { $0.id == 2 }?.chatters ?? []
+        XCTAssertTrue(emulator.requests.count == 1 && chatters.contains("ada"), """
+            ada joined room 2, then left it from another device; joinRoom(id: 2) called again sent \
+            \(emulator.requests.count) request(s) (\(summary)), called \(outcome.described), and room 2's chatters are \
+            \(chatters). Each call asks the server: joining twice is fine for the server (a PUT again changes nothing), \
+            but the service cannot know what changed since — a join skipped because the service remembers joining \
+            leaves the user out. See LESSONS.md §7.4.
+            """)
     }
 }
