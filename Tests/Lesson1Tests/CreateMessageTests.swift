@@ -86,7 +86,9 @@ final class CreateMessageTests: Lesson1TestCase {
                 why = """
                     That is the time shifted by \(offset / 3600) h \(abs(offset) % 3600 / 60) min, the offset of the device's \
                     time zone (the test ran in \(Self.deviceTimeZone), UTC+5:30). A Date is an instant, the same in \
-                    every time zone: send Date() as it is, without adding `secondsFromGMT()`
+                    every time zone: send Date() as it is, without adding `secondsFromGMT()` — and without a round trip \
+                    through text whose two DateFormatters have different time zones (one set to UTC, one left in the \
+                    device's): the text names a wall-clock time, and each zone reads another instant from it
                     """
             }
             throw fail("""
@@ -154,9 +156,15 @@ final class CreateMessageTests: Lesson1TestCase {
     }
 
     /// Runs `body` with the process's time zone (TZ, so TimeZone.current too) set to `deviceTimeZone`, then puts it back.
+    /// `NSTimeZone.default` too: a new DateFormatter takes its time zone from there, which TZ alone does not move on Linux.
     func inDeviceTimeZone<T>(_ body: () throws -> T) rethrows -> T {
         let zone = TimeZoneOverride(Self.deviceTimeZone)
-        defer { zone.restore() }
+        let savedDefault = NSTimeZone.default
+        if let device = TimeZone(identifier: Self.deviceTimeZone) { NSTimeZone.default = device }
+        defer {
+            NSTimeZone.default = savedDefault
+            zone.restore()
+        }
         return try body()
     }
 
@@ -441,6 +449,22 @@ final class CreateMessageTests: Lesson1TestCase {
             \(controller.messageThreads.map(ThreadCopy.init)). That list holds the threads this app created with \
             createMessageThread (§1.3); createMessage changes only the thread it is given: append the message to \
             `messageThread.messages` and leave `messageThreads` as it was. See LESSONS.md §1.4.
+            """)
+    }
+
+    func test_createMessage_failureAfterAnotherCallsSuccess_keepsThatMessage() throws {
+        // One message waits for its answer, a 500; meanwhile a second message to the same thread succeeds and is added.
+        // The failure then must leave the thread's messages as they are at that moment: a rollback (removing the last
+        // message) or a copy of the messages made before sending, put back on failure, drops the other message.
+        let thread = sampleThread()
+        let controller = self.controller!
+        let kept = try failureAfterAnotherCallsSuccess(of: exercise, failing: { done in
+            controller.createMessage(messageThread: thread, text: "Refused with 500", sender: "Ada", completion: done)
+        }, succeeding: {
+            try createMessage(in: thread, text: "Accepted meanwhile")
+        }, state: { thread.messages })
+        XCTAssertTrue(kept.contains { $0.text == "Accepted meanwhile" }, """
+            One createMessage call failed (500) after another message to the same thread had been accepted and added,             and the thread's `messages` then were \(Self.list(kept)): the failed call removed the message the other call             added. A failure changes nothing: don't undo anything on it — not `popLast()`/`removeLast()` (a rollback             left from code that appended before sending: what it removes is another call's message), nor             `messageThread.messages = previous`, a copy made before sending (it lacks what other calls added             meanwhile). Just pass the error to `completion`. See LESSONS.md §1.5 and §1.4.
             """)
     }
 

@@ -226,13 +226,26 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             Two calls of createMessageThread should create two threads, each at its own new identifier; they wrote to \
             \(paths). Make a new MessageThread (with a new UUID) in every call. See LESSONS.md §1.3.
             """)
-        let expected = ["Zeta, made first", "Alpha, made second"]
+        // Identifiers are random UUIDs, so a list sorted by identifier, or taken from a Dictionary's values, can come
+        // out oldest first by luck: six threads at least (a Dictionary's order the right one 1 time in 720), and more
+        // until their identifiers are in neither ascending nor descending order (at most 8: in one order 1 time in 20,000).
+        var expected = ["Zeta, made first", "Alpha, made second"]
+        var identifiers = emulator.requests.compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
+        while expected.count < 8, expected.count < 6 || identifiers == identifiers.sorted() || identifiers == identifiers.sorted(by: >) {
+            let title = "Thread \(expected.count + 1), made next"
+            try requireSetupSuccess(try createThread(title: title), "createMessageThread number \(expected.count + 1)", of: exercise)
+            expected.append(title)
+            identifiers = emulator.requests.compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
+        }
         let current = { self.controller.messageThreads.map(\.title) }
         eventually(within: 0.5) { current() == expected }
         let reordered = current() != expected && current().sorted() == expected.sorted()
+        let byIdentifier = reordered && controller.messageThreads.map(\.identifier).sorted() == controller.messageThreads.map(\.identifier)
         XCTAssertEqual(current(), expected, """
-            `messageThreads` should hold both new threads, in the order they were created (oldest first).\
-            \(reordered ? " Both are there, in another order: append each new thread at the end, and don't sort or insert." : "") \
+            `messageThreads` should hold the \(expected.count) new threads, in the order they were created (oldest first).\
+            \(reordered ? " All are there, in another order: append each new thread at the end, and don't sort or insert." : "")\
+            \(byIdentifier ? " They are sorted by identifier: random UUIDs say nothing of when a thread was made." : "")\
+            \(reordered && !byIdentifier && current() != current().sorted() ? " If they pass through a Dictionary (its `values` made the list), that is why: a Dictionary has no order; keep them in the Array." : "") \
             See LESSONS.md §1.3.
             """)
     }
@@ -384,6 +397,24 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             handler, append to the list as it is then: `self.messageThreads.append(thread)`. Or the two appends ran at the \
             same moment on two threads (each in a `Task.detached` or on a concurrent queue): a data race, which can lose \
             one — append where the answers come one at a time, in the session's handler or on the main actor. See LESSONS.md §1.3.
+            """)
+    }
+
+    func test_createMessageThread_failureAfterAnotherCallsSuccess_keepsThatThread() throws {
+        // One call waits for its answer, a 500; meanwhile a second call succeeds and adds its thread. The failure then
+        // must leave the list as it is at that moment: a rollback (removing the last thread) or a copy of the list made
+        // before sending, put back on failure, drops the thread the other call added.
+        let controller = self.controller!
+        let kept = try failureAfterAnotherCallsSuccess(of: exercise, failing: { done in
+            controller.createMessageThread(title: "Refused with 500", completion: done)
+        }, succeeding: {
+            try createThread(title: "Accepted meanwhile")
+        }, state: { controller.messageThreads.map(ThreadCopy.init) })
+        let accepted = emulator.requests.filter { (200...299).contains($0.response.statusCode) }
+            .compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
+        let lost = accepted.filter { identifier in !kept.contains { $0.identifier == identifier } }
+        XCTAssertTrue(lost.isEmpty, """
+            One createMessageThread call failed (500) after another call's thread had been accepted and added, and             `messageThreads` then held \(kept): the failed call removed the thread the other call added (\(lost)).             A failure changes nothing: don't undo anything on it — not `popLast()`/`removeLast()` (a rollback left from             code that appended before sending: what it removes is another call's thread), nor             `messageThreads = previous`, a copy made before sending (it lacks what other calls added meanwhile).             Just pass the error to `completion`. See LESSONS.md §1.5 and §1.3.
             """)
     }
 }

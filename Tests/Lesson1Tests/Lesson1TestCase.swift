@@ -329,6 +329,45 @@ class Lesson1TestCase: LabTestCase {
         }
     }
 
+    /// A failure that comes after another call's success: starts `failing` with a 500 injected for its request and its
+    /// answer held, runs `succeeding` (a graded call) to its completion meanwhile, then delivers the 500 and waits (at
+    /// most 2 s) for the failing call's completion. Returns what the state was once both had answered; stops the test
+    /// when a stub ran or when either call did not do its part (earlier tests say why).
+    func failureAfterAnotherCallsSuccess<State>(of exercise: Exercise, failing: (@escaping (Error?) -> Void) -> Void,
+                                                succeeding: () throws -> Error?, state: @escaping () -> State,
+                                                file: StaticString = #filePath, line: UInt = #line) throws -> State {
+        let requestsBefore = emulator.requests.count
+        emulator.holdResponses()
+        emulator.inject(.internalError)
+        let failed = Box<Error?>()
+        failing { error in
+            if failed.get() == nil { failed.set(error) }
+        }
+        try stopIfAStubRan(file: file, line: line)
+        let sent = eventually(within: 1) { self.emulator.requests.count > requestsBefore }
+        let held = emulator.holdOnlyTheResponsesSoFar()
+        defer { held.release() }
+        guard sent else {
+            emulator.clearFaults()
+            throw fail("""
+                setup: \(exercise.function) was called and sent no request in 1 s, so this test cannot check what a failure \
+                does to the state another call changed. The earlier tests of \(exercise.function) say what is wrong. \
+                Requests: \(TrafficReport(emulator).summary). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        try requireSetupSuccess(try succeeding(), "the call that succeeds while the failing one waits for its answer", of: exercise, file: file, line: line)
+        held.release()
+        guard eventually(within: 2, { failed.get() != nil }), case .some(.some) = failed.get() else {
+            throw fail("""
+                setup: the call the emulator answered 500 did not pass an error to its completion within 2 s, so this test \
+                cannot check what a failure does to the state another call changed. The earlier tests of \
+                \(exercise.function) (500) say what is wrong. See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        settle()
+        return state()
+    }
+
     /// Added to a wrong-text failure when the text sent is the text passed in, percent-encoded.
     static func percentEncodedNote(sent: String, passed: String) -> String {
         guard sent != passed, sent.removingPercentEncoding == passed else { return "" }
@@ -377,6 +416,11 @@ class Lesson1TestCase: LabTestCase {
             message += " It reported the error and then carried on as if the request had succeeded: a `return` is missing after `completion(error)`."
         } else if calls.count >= 2, calls[0].error == nil, calls[1].error == nil {
             message += " Both calls reported success: look for a second `completion(nil)` on the success path (one in the handler and one after it, or a call in a loop)."
+        } else if calls.count == 2, calls[0].error == nil, calls[1].error != nil {
+            message += " It reported success first and the error after it: the error was reported later, from a block run "
+                + "on another queue (`DispatchQueue.main.async { completion(error); return }`, say), and the handler carried on "
+                + "to the success path meanwhile. A `return` inside such a closure ends only that closure, not the handler: "
+                + "put the `return` in the handler itself, right after the hop."
         } else {
             message += " Follow each path of your handler: each one must end in exactly one call of `completion`."
         }
