@@ -322,7 +322,9 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         // Then a 300, the first status past 2xx, which a success check one too far (`<= 300`) lets through.
         emulator.inject(Self.multipleChoices)
         let controller = self.controller!
+        let requestsBefore = emulator.requests.count
         if let error = firstCompletion({ done in controller.createMessageThread(title: "PUT vs POST", completion: done) }) {
+            try requireARequestAfterAFailure(since: requestsBefore, got: error, of: exercise)
             try requireHTTPStatusErrorOnRedirect(error, status: 300, of: exercise)
         }
     }
@@ -396,25 +398,37 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             what was there when that call began, so assigning it drops what the other call added meanwhile. In the \
             handler, append to the list as it is then: `self.messageThreads.append(thread)`. Or the two appends ran at the \
             same moment on two threads (each in a `Task.detached` or on a concurrent queue): a data race, which can lose \
-            one — append where the answers come one at a time, in the session's handler or on the main actor. See LESSONS.md §1.3.
+            one — append where the answers come one at a time, in the session's handler or on the main actor.\
+            \(Self.keptInAPropertyNote(Self.duplicates(controller.messageThreads.map(\.identifier)), what: "thread", property: "pendingThread")) \
+            See LESSONS.md §1.3.
             """)
     }
 
     func test_createMessageThread_failureAfterAnotherCallsSuccess_keepsThatThread() throws {
-        // One call waits for its answer, a 500; meanwhile a second call succeeds and adds its thread. The failure then
-        // must leave the list as it is at that moment: a rollback (removing the last thread) or a copy of the list made
-        // before sending, put back on failure, drops the thread the other call added.
+        // One call waits for its answer, a failure; meanwhile a second call succeeds and adds its thread. The failure
+        // then must leave the list as it is at that moment: a rollback (removing the last thread) or a copy of the list
+        // made before sending, put back on failure, drops the thread the other call added. Once with a 500, once with
+        // a transport error: each failure path of the handler.
         let controller = self.controller!
-        let kept = try failureAfterAnotherCallsSuccess(of: exercise, failing: { done in
-            controller.createMessageThread(title: "Refused with 500", completion: done)
-        }, succeeding: {
-            try createThread(title: "Accepted meanwhile")
-        }, state: { controller.messageThreads.map(ThreadCopy.init) })
-        let accepted = emulator.requests.filter { (200...299).contains($0.response.statusCode) }
-            .compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
-        let lost = accepted.filter { identifier in !kept.contains { $0.identifier == identifier } }
-        XCTAssertTrue(lost.isEmpty, """
-            One createMessageThread call failed (500) after another call's thread had been accepted and added, and             `messageThreads` then held \(kept): the failed call removed the thread the other call added (\(lost)).             A failure changes nothing: don't undo anything on it — not `popLast()`/`removeLast()` (a rollback left from             code that appended before sending: what it removes is another call's thread), nor             `messageThreads = previous`, a copy made before sending (it lacks what other calls added meanwhile).             Just pass the error to `completion`. See LESSONS.md §1.5 and §1.3.
-            """)
+        for (round, fault) in Self.failuresAfterASuccess.enumerated() {
+            let kept = try failureAfterAnotherCallsSuccess(of: exercise, fault: fault, failing: { done in
+                controller.createMessageThread(title: "Failing, round \(round + 1)", completion: done)
+            }, succeeding: {
+                try createThread(title: "Accepted meanwhile, round \(round + 1)")
+            }, state: { controller.messageThreads.map(ThreadCopy.init) })
+            let accepted = emulator.requests.filter { (200...299).contains($0.response.statusCode) }
+                .compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
+            let lost = accepted.filter { identifier in !kept.contains { $0.identifier == identifier } }
+            guard lost.isEmpty else {
+                throw fail("""
+                    One createMessageThread call failed (\(Self.describe(fault))) after another call's thread had been \
+                    accepted and added, and `messageThreads` then held \(kept): the failed call removed a thread another \
+                    call added (\(lost)). A failure changes nothing: don't undo anything on it — not \
+                    `popLast()`/`removeLast()` (a rollback left from code that appended before sending: what it removes is \
+                    another call's thread), nor `messageThreads = previous`, a copy made before sending (it lacks what \
+                    other calls added meanwhile). Just pass the error to `completion`. See LESSONS.md §1.5 and §1.3.
+                    """)
+            }
+        }
     }
 }
