@@ -86,7 +86,9 @@ final class CreateMessageTests: Lesson1TestCase {
                 why = """
                     That is the time shifted by \(offset / 3600) h \(abs(offset) % 3600 / 60) min, the offset of the device's \
                     time zone (the test ran in \(Self.deviceTimeZone), UTC+5:30). A Date is an instant, the same in \
-                    every time zone: send Date() as it is, without adding `secondsFromGMT()`
+                    every time zone: send Date() as it is, without adding `secondsFromGMT()` — and without a round trip \
+                    through text whose two DateFormatters have different time zones (one set to UTC, one left in the \
+                    device's): the text names a wall-clock time, and each zone reads another instant from it
                     """
             }
             throw fail("""
@@ -154,9 +156,15 @@ final class CreateMessageTests: Lesson1TestCase {
     }
 
     /// Runs `body` with the process's time zone (TZ, so TimeZone.current too) set to `deviceTimeZone`, then puts it back.
+    /// `NSTimeZone.default` too: a new DateFormatter takes its time zone from there, which TZ alone does not move on Linux.
     func inDeviceTimeZone<T>(_ body: () throws -> T) rethrows -> T {
         let zone = TimeZoneOverride(Self.deviceTimeZone)
-        defer { zone.restore() }
+        let savedDefault = NSTimeZone.default
+        if let device = TimeZone(identifier: Self.deviceTimeZone) { NSTimeZone.default = device }
+        defer {
+            NSTimeZone.default = savedDefault
+            zone.restore()
+        }
         return try body()
     }
 
@@ -353,7 +361,9 @@ final class CreateMessageTests: Lesson1TestCase {
         // Then a 300, the first status past 2xx, which a success check one too far (`<= 300`) lets through.
         emulator.inject(Self.multipleChoices)
         let controller = self.controller!
+        let requestsBefore = emulator.requests.count
         if let error = firstCompletion({ done in controller.createMessage(messageThread: sampleThread(), text: "PUT puts, POST appends", sender: "Ada", completion: done) }) {
+            try requireARequestAfterAFailure(since: requestsBefore, got: error, of: exercise)
             try requireHTTPStatusErrorOnRedirect(error, status: 300, of: exercise)
         }
     }
@@ -427,7 +437,9 @@ final class CreateMessageTests: Lesson1TestCase {
             meanwhile. In the handler, append to the thread's messages as they are then: \
             `messageThread.messages.append(message)`. Or the two appends ran at the same moment on two threads (each in a \
             `Task.detached` or on a concurrent queue): a data race, which can lose one — append where the answers come one \
-            at a time, in the session's handler or on the main actor. See LESSONS.md §1.4.
+            at a time, in the session's handler or on the main actor.\
+            \(Self.keptInAPropertyNote(Self.duplicates(thread.messages.map(\.text)).map(\.debugDescription), what: "message", property: "pendingMessage")) \
+            See LESSONS.md §1.4.
             """)
     }
 
@@ -442,6 +454,34 @@ final class CreateMessageTests: Lesson1TestCase {
             createMessageThread (§1.3); createMessage changes only the thread it is given: append the message to \
             `messageThread.messages` and leave `messageThreads` as it was. See LESSONS.md §1.4.
             """)
+    }
+
+    func test_createMessage_failureAfterAnotherCallsSuccess_keepsThatMessage() throws {
+        // One message waits for its answer, a failure; meanwhile a second message to the same thread succeeds and is
+        // added. The failure then must leave the thread's messages as they are at that moment: a rollback (removing the
+        // last message) or a copy of the messages made before sending, put back on failure, drops the other message.
+        // Once with a 500, once with a transport error: each failure path of the handler.
+        let thread = sampleThread()
+        let controller = self.controller!
+        for (round, fault) in Self.failuresAfterASuccess.enumerated() {
+            let kept = try failureAfterAnotherCallsSuccess(of: exercise, fault: fault, failing: { done in
+                controller.createMessage(messageThread: thread, text: "Failing, round \(round + 1)", sender: "Ada", completion: done)
+            }, succeeding: {
+                try createMessage(in: thread, text: "Accepted meanwhile, round \(round + 1)")
+            }, state: { thread.messages })
+            let lost = (0...round).map { "Accepted meanwhile, round \($0 + 1)" }.filter { text in !kept.contains { $0.text == text } }
+            guard lost.isEmpty else {
+                throw fail("""
+                    One createMessage call failed (\(Self.describe(fault))) after another message to the same thread had \
+                    been accepted and added, and the thread's `messages` then were \(Self.list(kept)): the failed call \
+                    removed a message another call added (\(lost)). A failure changes nothing: don't undo anything on it \
+                    — not `popLast()`/`removeLast()` (a rollback left from code that appended before sending: what it \
+                    removes is another call's message), nor `messageThread.messages = previous`, a copy made before \
+                    sending (it lacks what other calls added meanwhile). Just pass the error to `completion`. \
+                    See LESSONS.md §1.5 and §1.4.
+                    """)
+            }
+        }
     }
 
     // MARK: Helpers

@@ -226,25 +226,50 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             Two calls of createMessageThread should create two threads, each at its own new identifier; they wrote to \
             \(paths). Make a new MessageThread (with a new UUID) in every call. See LESSONS.md §1.3.
             """)
-        let expected = ["Zeta, made first", "Alpha, made second"]
+        // Identifiers are random UUIDs, so a list sorted by identifier, or taken from a Dictionary's values, can come
+        // out oldest first by luck: five threads at least (a Dictionary's order the right one 1 time in 120), and more
+        // until their identifiers are in neither ascending nor descending order (at most 8: in one order 1 time in 20,000).
+        // The extra calls are plain calls (the graded ones above checked how completion is called), so the test stays
+        // quick on a busy machine.
+        var expected = ["Zeta, made first", "Alpha, made second"]
+        var identifiers = emulator.requests.compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
+        let controller = self.controller!
+        while expected.count < 8, expected.count < 5 || identifiers == identifiers.sorted() || identifiers == identifiers.sorted(by: >) {
+            let title = "Thread \(expected.count + 1), made next"
+            guard case .some(.none) = firstCompletion({ done in controller.createMessageThread(title: title, completion: done) }) else {
+                throw fail("""
+                    setup: createMessageThread number \(expected.count + 1) did not call completion(nil) within 2 s, so this test \
+                    cannot check the order of the threads. Requests: \(TrafficReport(emulator).summary). The earlier tests \
+                    of createMessageThread say what is wrong. See LESSONS.md §1.3.
+                    """)
+            }
+            expected.append(title)
+            identifiers = emulator.requests.compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
+        }
         let current = { self.controller.messageThreads.map(\.title) }
         eventually(within: 0.5) { current() == expected }
         let reordered = current() != expected && current().sorted() == expected.sorted()
+        let byIdentifier = reordered && controller.messageThreads.map(\.identifier).sorted() == controller.messageThreads.map(\.identifier)
         XCTAssertEqual(current(), expected, """
-            `messageThreads` should hold both new threads, in the order they were created (oldest first).\
-            \(reordered ? " Both are there, in another order: append each new thread at the end, and don't sort or insert." : "") \
+            `messageThreads` should hold the \(expected.count) new threads, in the order they were created (oldest first).\
+            \(reordered ? " All are there, in another order: append each new thread at the end, and don't sort or insert." : "")\
+            \(byIdentifier ? " They are sorted by identifier: random UUIDs say nothing of when a thread was made." : "")\
+            \(reordered && !byIdentifier && current() != current().sorted() ? " If they pass through a Dictionary (its `values` made the list), that is why: a Dictionary has no order; keep them in the Array." : "")\
+            \(current().count < expected.count && !current().isEmpty ? " It holds only \(current().count) of them, \(current()): each success must add its thread to those already there — `append` — not `messageThreads = [thread]`, which keeps only the newest." : "") \
             See LESSONS.md §1.3.
             """)
     }
 
     func test_createMessageThread_twiceWithOneTitle_keepsBothThreads() throws {
         // Two threads may share a title: each is its own thread, at its own identifier, on the server and in the list.
+        // Both kept, once each; their order is the previous test's business (two random identifiers would make an
+        // order check here pass or fail by luck for a list sorted by identifier).
         try requireSetupSuccess(try createThread(title: "Same title"), "the first createMessageThread", of: exercise)
         try requireSuccess(try createThread(title: "Same title"), of: exercise)
         let sent = emulator.requests.compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
         let current = { self.controller.messageThreads.map(\.identifier) }
-        eventually(within: 0.5) { current() == sent }
-        XCTAssertEqual(current(), sent, """
+        eventually(within: 0.5) { current().sorted() == sent.sorted() }
+        XCTAssertEqual(current().sorted(), sent.sorted(), """
             createMessageThread was called twice with the title "Same title", and the server stored both threads \
             (\(sent)), but `messageThreads` holds \(self.controller.messageThreads.map(ThreadCopy.init)). Two threads \
             may share a title — what makes a thread itself is its identifier — so append every thread the server \
@@ -309,7 +334,9 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         // Then a 300, the first status past 2xx, which a success check one too far (`<= 300`) lets through.
         emulator.inject(Self.multipleChoices)
         let controller = self.controller!
+        let requestsBefore = emulator.requests.count
         if let error = firstCompletion({ done in controller.createMessageThread(title: "PUT vs POST", completion: done) }) {
+            try requireARequestAfterAFailure(since: requestsBefore, got: error, of: exercise)
             try requireHTTPStatusErrorOnRedirect(error, status: 300, of: exercise)
         }
     }
@@ -383,7 +410,37 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             what was there when that call began, so assigning it drops what the other call added meanwhile. In the \
             handler, append to the list as it is then: `self.messageThreads.append(thread)`. Or the two appends ran at the \
             same moment on two threads (each in a `Task.detached` or on a concurrent queue): a data race, which can lose \
-            one — append where the answers come one at a time, in the session's handler or on the main actor. See LESSONS.md §1.3.
+            one — append where the answers come one at a time, in the session's handler or on the main actor.\
+            \(Self.keptInAPropertyNote(Self.duplicates(controller.messageThreads.map(\.identifier)), what: "thread", property: "pendingThread")) \
+            See LESSONS.md §1.3.
             """)
+    }
+
+    func test_createMessageThread_failureAfterAnotherCallsSuccess_keepsThatThread() throws {
+        // One call waits for its answer, a failure; meanwhile a second call succeeds and adds its thread. The failure
+        // then must leave the list as it is at that moment: a rollback (removing the last thread) or a copy of the list
+        // made before sending, put back on failure, drops the thread the other call added. Once with a 500, once with
+        // a transport error: each failure path of the handler.
+        let controller = self.controller!
+        for (round, fault) in Self.failuresAfterASuccess.enumerated() {
+            let kept = try failureAfterAnotherCallsSuccess(of: exercise, fault: fault, failing: { done in
+                controller.createMessageThread(title: "Failing, round \(round + 1)", completion: done)
+            }, succeeding: {
+                try createThread(title: "Accepted meanwhile, round \(round + 1)")
+            }, state: { controller.messageThreads.map(ThreadCopy.init) })
+            let accepted = emulator.requests.filter { (200...299).contains($0.response.statusCode) }
+                .compactMap { $0.bodyJSON?.objectValue?["identifier"]?.stringValue }
+            let lost = accepted.filter { identifier in !kept.contains { $0.identifier == identifier } }
+            guard lost.isEmpty else {
+                throw fail("""
+                    One createMessageThread call failed (\(Self.describe(fault))) after another call's thread had been \
+                    accepted and added, and `messageThreads` then held \(kept): the failed call removed a thread another \
+                    call added (\(lost)). A failure changes nothing: don't undo anything on it — not \
+                    `popLast()`/`removeLast()` (a rollback left from code that appended before sending: what it removes is \
+                    another call's thread), nor `messageThreads = previous`, a copy made before sending (it lacks what \
+                    other calls added meanwhile). Just pass the error to `completion`. See LESSONS.md §1.5 and §1.3.
+                    """)
+            }
+        }
     }
 }

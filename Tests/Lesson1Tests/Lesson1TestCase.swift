@@ -329,6 +329,74 @@ class Lesson1TestCase: LabTestCase {
         }
     }
 
+    /// A failure that comes after another call's success: starts `failing` with `fault` (a 500, a transport error)
+    /// injected for its request and its answer held, runs `succeeding` (a graded call) to its completion meanwhile, then
+    /// delivers the failure and waits (at most 2 s) for the failing call's completion. Returns what the state was once
+    /// both had answered; stops the test when a stub ran or when either call did not do its part (earlier tests say why).
+    func failureAfterAnotherCallsSuccess<State>(of exercise: Exercise, fault: Fault,
+                                                failing: (@escaping (Error?) -> Void) -> Void,
+                                                succeeding: () throws -> Error?, state: @escaping () -> State,
+                                                file: StaticString = #filePath, line: UInt = #line) throws -> State {
+        let requestsBefore = emulator.requests.count
+        emulator.holdResponses()
+        emulator.inject(fault)
+        let failed = Box<Error?>()
+        failing { error in
+            if failed.get() == nil { failed.set(error) }
+        }
+        try stopIfAStubRan(file: file, line: line)
+        let sent = eventually(within: 1) { self.emulator.requests.count > requestsBefore }
+        let held = emulator.holdOnlyTheResponsesSoFar()
+        defer { held.release() }
+        guard sent else {
+            emulator.clearFaults()
+            throw fail("""
+                setup: \(exercise.function) was called and sent no request in 1 s, so this test cannot check what a failure \
+                does to the state another call changed. The earlier tests of \(exercise.function) say what is wrong. \
+                Requests: \(TrafficReport(emulator).summary). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        try requireSetupSuccess(try succeeding(), "the call that succeeds while the failing one waits for its answer", of: exercise, file: file, line: line)
+        held.release()
+        guard eventually(within: 2, { failed.get() != nil }), case .some(.some) = failed.get() else {
+            throw fail("""
+                setup: the call whose request failed (\(Self.describe(fault))) did not pass an error to its completion \
+                within 2 s, so this test cannot check what a failure does to the state another call changed. The earlier \
+                tests of \(exercise.function) (500, transport error) say what is wrong. See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        settle()
+        return state()
+    }
+
+    /// How a failure the tests inject reads in a message: "500", "a transport error, URLError(code -1005)".
+    static func describe(_ fault: Fault) -> String {
+        switch fault {
+        case .httpError(let status, _), .answer(let status, _), .page(let status, _, _): return "\(status)"
+        case .transportError(let code): return "a transport error, URLError(code \(code.rawValue))"
+        case .malformedBody: return "a malformed body"
+        }
+    }
+
+    /// The two failures the after-another-call's-success tests send, one per path of the handler: a status outside
+    /// 200...299 and a transport error.
+    static let failuresAfterASuccess: [Fault] = [.internalError, .transportError(.networkConnectionLost)]
+
+    /// The values that occur more than once in `values`, in order.
+    static func duplicates(_ values: [String]) -> [String] {
+        var seen = Set<String>(), repeated: [String] = []
+        for value in values where !seen.insert(value).inserted && !repeated.contains(value) { repeated.append(value) }
+        return repeated
+    }
+
+    /// Added to a two-calls-at-once failure when the list holds one item twice: both handlers added the same one.
+    static func keptInAPropertyNote(_ duplicates: [String], what: String, property: String) -> String {
+        guard !duplicates.isEmpty else { return "" }
+        return " It holds one \(what) twice (\(duplicates.joined(separator: ", "))): both handlers added the same \(what) — one "
+            + "kept in a property (`\(property)`) that the second call replaced before the first answer came. Keep each "
+            + "call's \(what) in a local constant that its own handler captures."
+    }
+
     /// Added to a wrong-text failure when the text sent is the text passed in, percent-encoded.
     static func percentEncodedNote(sent: String, passed: String) -> String {
         guard sent != passed, sent.removingPercentEncoding == passed else { return "" }
@@ -377,6 +445,11 @@ class Lesson1TestCase: LabTestCase {
             message += " It reported the error and then carried on as if the request had succeeded: a `return` is missing after `completion(error)`."
         } else if calls.count >= 2, calls[0].error == nil, calls[1].error == nil {
             message += " Both calls reported success: look for a second `completion(nil)` on the success path (one in the handler and one after it, or a call in a loop)."
+        } else if calls.count == 2, calls[0].error == nil, calls[1].error != nil {
+            message += " It reported success first and the error after it: the error was reported later, from a block run "
+                + "on another queue (`DispatchQueue.main.async { completion(error); return }`, say), and the handler carried on "
+                + "to the success path meanwhile. A `return` inside such a closure ends only that closure, not the handler: "
+                + "put the `return` in the handler itself, right after the hop."
         } else {
             message += " Follow each path of your handler: each one must end in exactly one call of `completion`."
         }
@@ -489,6 +562,23 @@ class Lesson1TestCase: LabTestCase {
                 "`String(decoding: data ?? Data(), as: UTF8.self)`, no decoding."
             : "Pass HTTPStatusError(statusCode: \(status), …) with the status the server answered: anything outside 200...299 is one."
         throw fail("\(situation); \(exercise.function) passed \(Self.describe(error)). \(why) See LESSONS.md §1.5.", file: file, line: line)
+    }
+
+    /// Stops the test when a call made after an earlier one failed sent no request (`requestsBefore`: the emulator's
+    /// count before it) and its completion got `error` all the same: something kept from the failure refused it.
+    func requireARequestAfterAFailure(since requestsBefore: Int, got error: Error?, of exercise: Exercise,
+                                      file: StaticString = #filePath, line: UInt = #line) throws {
+        settle()
+        guard emulator.requests.count == requestsBefore else { return }
+        let traffic = TrafficReport(emulator)
+        guard traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty else { return }
+        throw fail("""
+            After a call of \(exercise.function) had failed (307), the next call sent no request: its completion got \
+            \(Self.describe(error)) without anything reaching the emulator. Each call sends its own request, whatever \
+            happened to an earlier one: a flag that refuses a call while another is in flight (a double-tap guard) \
+            stays set when a failure path does not clear it, and then refuses every later call. Clear it on every path — \
+            or leave it out: two calls at once are each their own write. See \(exercise.reference).
+            """, file: file, line: line)
     }
 
     /// Calls `start` (a learner function, outside the graded calls' bookkeeping: an earlier graded call of the same
