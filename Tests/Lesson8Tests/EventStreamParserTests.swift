@@ -520,16 +520,23 @@ final class EventStreamParserTests: Lesson8TestCase {
                   "Fed an event with a line without a colon (`id` alone, a field with no value) between its `event:` and `data:` lines")
     }
 
+    /// Feeds `wire` to one parser in two pieces, the first ending after byte `cut`: what each piece handed on.
+    private func parse(_ wire: Data, cutAt cut: Int, file: StaticString = #filePath, line: UInt = #line) throws
+        -> (now: [ServerSentEvent], later: [ServerSentEvent]) {
+        var parser = EventStreamParser()
+        let now = parser.parse(Data(wire.prefix(cut)))
+        let later = parser.parse(Data(wire.dropFirst(cut)))
+        try requireStarted(file: file, line: line)
+        return (now, later)
+    }
+
     /// The network cuts pieces anywhere: a piece that completes an event and starts the next hands on the first at
     /// once. (Every cut above only checks all the events in the end: waiting for a piece that ends at a line end, or
     /// at a blank line, gives them all in the end — and a live app each event only when the next one arrives.)
     func test_theEventsAPieceCompletes_areHandedOnAtOnce() throws {
         let put = Self.event("put", "/", "1"), patch = Self.event("patch", "/", #"{"b":2}"#)
         let wire = Self.wire([put, patch]), cut = Self.wire([put]).count + 10  // inside the patch's `event:` line
-        var parser = EventStreamParser()
-        let now = parser.parse(Data(wire.prefix(cut)))
-        let later = parser.parse(Data(wire.dropFirst(cut)))
-        try requireStarted()
+        let (now, later) = try parse(wire, cutAt: cut)
         if now.isEmpty, later == [put, patch] {
             throw fail("""
                 Fed a put and the first bytes of a patch in one piece, parse(_:) handed on nothing, and the put only \
@@ -549,13 +556,14 @@ final class EventStreamParserTests: Lesson8TestCase {
         let put = Self.event("put", "/", "1"), patch = Self.event("patch", "/m", #"{"text":"Café"}"#)
         let wire = Self.wire([put, patch])
         let cut = try XCTUnwrap(wire.firstIndex(of: 0xC3), "setup: the first byte of the é") + 1  // between the é's two bytes
-        var parser = EventStreamParser()
-        let now = parser.parse(Data(wire.prefix(cut)))
-        let later = parser.parse(Data(wire.dropFirst(cut)))
-        try requireStarted()
+        let (now, later) = try parse(wire, cutAt: cut)
         if now.isEmpty, later == [put, patch] {
             throw fail("""
-                Fed a put and the first bytes of a patch in one piece, cut inside the é of the patch's data, parse(_:)                 handed on nothing, and the put only with the rest of the patch: the put's lines were whole, only the                 unfinished line held half a character. Decode each complete line on its own (its bytes up to \\n), not                 the whole buffer at once — a buffer that is not yet valid UTF-8 must not hold back the events before the                 cut. See \(Self.parse.reference).
+                Fed a put and the first bytes of a patch in one piece, cut inside the é of the patch's data, parse(_:) \
+                handed on nothing, and the put only with the rest of the patch: the put's lines were whole, only the \
+                unfinished line held half a character. Decode each complete line on its own (its bytes up to \\n), not \
+                the whole buffer at once — a buffer that is not yet valid UTF-8 must not hold back the events before the \
+                cut. See \(Self.parse.reference).
                 """)
         }
         try check(now, [put], "Fed a put and the first bytes of a patch in one piece, cut inside a character (the events that piece completes)")

@@ -264,7 +264,8 @@ final class ForumModelTests: Lesson8TestCase {
         let (key, expected) = try forum(withTextOf: "Ben", changedTo: "")
         try apply(Self.event("put", "/\(key)/text", #""""#), to: &model)
         try expect(model, expected, after: "a put at \"/\(key)/text\" of \"\" (Ben cleared his text)", mistake: """
-            An empty text is a text: the message is whole (ForumMessage(key:json:) makes it), so it shows — do not             leave out messages whose text is empty; what to draw for one is the app's choice.
+            An empty text is a text: the message is whole (ForumMessage(key:json:) makes it), so it shows — do not \
+            leave out messages whose text is empty; what to draw for one is the app's choice.
             """)
     }
 
@@ -395,7 +396,9 @@ final class ForumModelTests: Lesson8TestCase {
         try expect(model, try Self.forumMessages() + [new], after: """
             a put at "/\(new.key)" of {"text": …} alone (no whole message yet), then a patch there of its sender and timestamp
             """, mistake: """
-            The put was no whole message, and the patch completed it: keep whatever a put or patch writes, whole             message or not (ForumMessage(key:json:) decides, in messages, what shows) — a put that is not yet a whole             message is not one to skip, the next event may finish it.
+            The put was no whole message, and the patch completed it: keep whatever a put or patch writes, whole \
+            message or not (ForumMessage(key:json:) decides, in messages, what shows) — a put that is not yet a whole \
+            message is not one to skip, the next event may finish it.
             """)
     }
 
