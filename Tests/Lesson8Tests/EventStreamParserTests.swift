@@ -73,6 +73,9 @@ final class EventStreamParserTests: Lesson8TestCase {
             diagnosis = "an empty event (no name, no data) came out at a blank line with nothing before it: two blank lines in a row end one event. Hand on only an event that has a name or data."
         } else if got.count > expected.count {
             diagnosis = "an event was handed on before its blank line, or twice: hand an event on only when its blank line arrives."
+        } else if got.count > 1, got.count == expected.count,
+                  got.map(\.description).sorted() == expected.map(\.description).sorted() {
+            diagnosis = "the right events came out in the wrong order: hand them on in the order they were sent — append each to the end of the list (`events.append(event)`), not at its front."
         } else if let index = got.indices.first(where: { got[$0] != expected[$0] }) {
             let why = Self.why(got[index], expected[index], previous: index > 0 ? expected[index - 1] : nil)
             diagnosis = (why.isEmpty ? "event \(index + 1) differs." : why)
@@ -517,16 +520,23 @@ final class EventStreamParserTests: Lesson8TestCase {
                   "Fed an event with a line without a colon (`id` alone, a field with no value) between its `event:` and `data:` lines")
     }
 
+    /// Feeds `wire` to one parser in two pieces, the first ending after byte `cut`: what each piece handed on.
+    private func parse(_ wire: Data, cutAt cut: Int, file: StaticString = #filePath, line: UInt = #line) throws
+        -> (now: [ServerSentEvent], later: [ServerSentEvent]) {
+        var parser = EventStreamParser()
+        let now = parser.parse(Data(wire.prefix(cut)))
+        let later = parser.parse(Data(wire.dropFirst(cut)))
+        try requireStarted(file: file, line: line)
+        return (now, later)
+    }
+
     /// The network cuts pieces anywhere: a piece that completes an event and starts the next hands on the first at
     /// once. (Every cut above only checks all the events in the end: waiting for a piece that ends at a line end, or
     /// at a blank line, gives them all in the end — and a live app each event only when the next one arrives.)
     func test_theEventsAPieceCompletes_areHandedOnAtOnce() throws {
         let put = Self.event("put", "/", "1"), patch = Self.event("patch", "/", #"{"b":2}"#)
         let wire = Self.wire([put, patch]), cut = Self.wire([put]).count + 10  // inside the patch's `event:` line
-        var parser = EventStreamParser()
-        let now = parser.parse(Data(wire.prefix(cut)))
-        let later = parser.parse(Data(wire.dropFirst(cut)))
-        try requireStarted()
+        let (now, later) = try parse(wire, cutAt: cut)
         if now.isEmpty, later == [put, patch] {
             throw fail("""
                 Fed a put and the first bytes of a patch in one piece, parse(_:) handed on nothing, and the put only \
@@ -537,5 +547,26 @@ final class EventStreamParserTests: Lesson8TestCase {
         }
         try check(now, [put], "Fed a put and the first bytes of a patch in one piece (the events that piece completes)")
         try check(later, [patch], "Fed the rest of the patch after a piece that held a put and its first bytes")
+    }
+
+    /// The same, with the piece ending inside a character of the next event: the line that holds the cut is unfinished
+    /// anyway, so the cut character holds back nothing before it (a whole buffer decoded at once, and nil while a
+    /// character is cut, waits for the next piece to hand on the put).
+    func test_theEventsAPieceCompletes_areHandedOnAtOnce_evenWhenItEndsInsideACharacter() throws {
+        let put = Self.event("put", "/", "1"), patch = Self.event("patch", "/m", #"{"text":"Café"}"#)
+        let wire = Self.wire([put, patch])
+        let cut = try XCTUnwrap(wire.firstIndex(of: 0xC3), "setup: the first byte of the é") + 1  // between the é's two bytes
+        let (now, later) = try parse(wire, cutAt: cut)
+        if now.isEmpty, later == [put, patch] {
+            throw fail("""
+                Fed a put and the first bytes of a patch in one piece, cut inside the é of the patch's data, parse(_:) \
+                handed on nothing, and the put only with the rest of the patch: the put's lines were whole, only the \
+                unfinished line held half a character. Decode each complete line on its own (its bytes up to \\n), not \
+                the whole buffer at once — a buffer that is not yet valid UTF-8 must not hold back the events before the \
+                cut. See \(Self.parse.reference).
+                """)
+        }
+        try check(now, [put], "Fed a put and the first bytes of a patch in one piece, cut inside a character (the events that piece completes)")
+        try check(later, [patch], "Fed the rest of the patch after a piece that held a put and its first bytes, cut inside a character")
     }
 }

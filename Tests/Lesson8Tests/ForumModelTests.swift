@@ -258,6 +258,17 @@ final class ForumModelTests: Lesson8TestCase {
             """)
     }
 
+    /// A text cleared to "" is still a text: the message is whole and shows, with an empty text.
+    func test_aMessageWithAnEmptyText_isStillAMessage() throws {
+        var model = try modelWithSnapshot()
+        let (key, expected) = try forum(withTextOf: "Ben", changedTo: "")
+        try apply(Self.event("put", "/\(key)/text", #""""#), to: &model)
+        try expect(model, expected, after: "a put at \"/\(key)/text\" of \"\" (Ben cleared his text)", mistake: """
+            An empty text is a text: the message is whole (ForumMessage(key:json:) makes it), so it shows — do not \
+            leave out messages whose text is empty; what to draw for one is the app's choice.
+            """)
+    }
+
     func test_aPutOfNull_deletesThatMessageOnly() throws {
         var model = try modelWithSnapshot()
         let expected = try Self.forumMessages()
@@ -372,6 +383,22 @@ final class ForumModelTests: Lesson8TestCase {
         try expect(model, [first], after: "a snapshot of null (an empty thread), then a patch at \"/\" adding its first message", mistake: """
             An empty thread (null) can be patched too: a patch writes each child at its path plus the child's key, \
             making the object on the way — it is not only for changing what is already there.
+            """)
+    }
+
+    /// A message written in two events (its text first, then the rest: two PUTs, or a PUT and a PATCH, by a client
+    /// that writes field by field): half-written in between, whole after the second, and then it shows.
+    func test_aMessageWrittenInTwoEvents_showsOnceWhole() throws {
+        var model = try modelWithSnapshot()
+        let new = ForumMessage(key: "-NsA2Gg6gG6gGg6gG6gG", text: "Written in two steps", sender: "Jo", timestamp: Date(timeIntervalSinceReferenceDate: 750_000_080))
+        try apply(Self.event("put", "/\(new.key)", #"{"text":"Written in two steps"}"#), to: &model)
+        try apply(Self.event("patch", "/\(new.key)", #"{"sender":"Jo","timestamp":750000080}"#), to: &model)
+        try expect(model, try Self.forumMessages() + [new], after: """
+            a put at "/\(new.key)" of {"text": …} alone (no whole message yet), then a patch there of its sender and timestamp
+            """, mistake: """
+            The put was no whole message, and the patch completed it: keep whatever a put or patch writes, whole \
+            message or not (ForumMessage(key:json:) decides, in messages, what shows) — a put that is not yet a whole \
+            message is not one to skip, the next event may finish it.
             """)
     }
 
