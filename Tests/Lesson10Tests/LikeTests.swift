@@ -24,7 +24,19 @@ final class LikeTests: LikesTestCase {
             \(exercise.function) read \(read.summary) without .json: Firebase's REST API is the location's URL + .json, \
             <baseURL>/likes/m1.json (likesURL(of:) gives it), and it refuses the request otherwise. See \(exercise.reference).
             """)
-        XCTAssertEqual(read.header("X-Firebase-ETag")?.lowercased(), "true", """
+        guard read.header("X-Firebase-ETag")?.lowercased() != "true" else { return }
+        // The count read plainly and the tag by another read before the first write: two answers, not one.
+        let beforeTheWrite = emulator.requests.prefix { $0.method == "GET" }
+        if let tagged = beforeTheWrite.dropFirst().first(where: { $0.header("X-Firebase-ETag")?.lowercased() == "true" }) {
+            return XCTFail("""
+                \(exercise.function) read the count without X-Firebase-ETag: true and the tag with another read \
+                (\(tagged.summary)): take the count and the ETag from the same answer, one GET with X-Firebase-ETag: true — \
+                a like written between two reads is in the tag and not in the count, and a write from them overwrites it. \
+                See LESSONS.md §10.5.
+                \(TrafficReport(emulator).summary)
+                """)
+        }
+        XCTFail("""
             \(exercise.function) read the count without the header X-Firebase-ETag: true, so Firebase sent no ETag to \
             write with. See LESSONS.md §10.5.
             \(read.summary)
@@ -70,10 +82,24 @@ final class LikeTests: LikesTestCase {
                     \(write.summary)
                     """)
             }
+            // The header named with the colon of "if-match: <tag>", as the lesson writes a request: another name.
+            if let named = write.headers.keys.first(where: { name in
+                let bare = name.trimmingCharacters(in: CharacterSet(charactersIn: ": ")).lowercased()
+                return bare == "if-match" && name.lowercased() != "if-match"
+            }) {
+                return XCTFail("""
+                    \(exercise.function) sent its tag under a header named "\(named)": with the colon, that is another \
+                    header, not if-match, so the write was a plain PUT, which overwrites whatever another client wrote \
+                    meanwhile (a lost update). The colon separates a header's name from its value in the request's text; \
+                    the name is if-match: write.setValue(tag, forHTTPHeaderField: "if-match"). See LESSONS.md §10.5.
+                    \(write.summary)
+                    """)
+            }
             return XCTFail("""
                 \(exercise.function) wrote without if-match: a plain PUT overwrites whatever another client wrote \
                 meanwhile (a lost update). Send if-match: <the ETag you read>. See LESSONS.md §10.5.
-                If your code sets it and it is not sent: allHTTPHeaderFields is nil on a new URLRequest, so \
+                If your code sets it and it is not sent: the header's name is if-match, without the colon of \
+                "if-match: <tag>" (a name with a colon is another header); allHTTPHeaderFields is nil on a new URLRequest, so \
                 request.allHTTPHeaderFields?["if-match"] = tag sets nothing; and a URLRequest is a value, so a header set \
                 on a copy (a function's parameter, `var r = write`) is not on the request you send. Call \
                 write.setValue(tag, forHTTPHeaderField: "if-match") on the request you send.
@@ -135,6 +161,36 @@ final class LikeTests: LikesTestCase {
         let count = try requireCount(try call(exercise) { try await $0.like(Self.messageKey) }, exercise)
         XCTAssertEqual(storedLikes, Self.startingLikes + 1, "\(exercise.function): the counter holds \(storedLikes.map(String.init) ?? "nothing") after one like of \(Self.startingLikes). See \(exercise.reference).")
         XCTAssertEqual(count, Self.startingLikes + 1, "\(exercise.function) returned \(count); it should return the count it wrote. See \(exercise.reference).")
+    }
+
+    /// Another client likes just after this like's write succeeded: the count to return is the one written (4),
+    /// not the counter read again afterwards (5).
+    func test_like_anotherClientLikesJustAfter_returnsTheCountItWrote() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 0, rivalLikesAfterSuccess: true)
+        let count = try requireCount(try call(exercise) { try await $0.like(Self.messageKey) }, exercise)
+        XCTAssertEqual(count, Self.startingLikes + 1, """
+            \(exercise.function) returned \(count); it should return the count it wrote, \(Self.startingLikes + 1). Another \
+            client liked just after your write succeeded (the counter holds \(storedLikes.map(String.init) ?? "nothing") now): \
+            a count read after the write is theirs too, not this like's. Return the count of the write that succeeded — no \
+            read after it. See LESSONS.md §10.6.
+            \(TrafficReport(emulator).summary)
+            """)
+    }
+
+    /// Another client likes between a first and a second read of the counter: a like whose count comes from one
+    /// read and whose tag from another overwrites that like. A like that reads once meets no rival here.
+    func test_like_countAndTagFromOneAnswer_loseNoLikeBetweenTwoReads() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 0, rivalLikesBeforeSecondRead: true)
+        _ = try requireCount(try call(exercise) { try await $0.like(Self.messageKey) }, exercise)
+        let expected = Self.startingLikes + rivalLiked + 1
+        XCTAssertEqual(storedLikes, expected, """
+            \(exercise.function): another client liked between your two reads of the counter; the counter holds \
+            \(storedLikes.map(String.init) ?? "nothing"), expected \(expected) (both likes). The count written came from \
+            one read and the tag from another: the tag was the value's after that like, so the write went through and \
+            overwrote it. Take the count and the ETag from the same answer (one GET with X-Firebase-ETag: true, or the \
+            412). See LESSONS.md §10.5.
+            \(TrafficReport(emulator).summary)
+            """)
     }
 
     func test_like_firstLike_countsNothingAsZero() throws {

@@ -15,6 +15,12 @@ final class LikeWithIncrementTests: LikesTestCase {
             if let asGET = writeSentAsGET(exercise) { return XCTFail(asGET) }
             return XCTFail("\(exercise.function) sent no write (\(TrafficReport(emulator).summary)). See \(exercise.reference).")
         }
+        // The same write as a multi-location update: a PATCH of a location above the counter whose body names the
+        // counter's path from there, {"m1": {".sv": …}} at likes.json (a PATCH replaces only the children it names).
+        if write.method == "PATCH", write.hasJSONSuffix, write.path == "/" || Self.counterPath.hasPrefix(write.path + "/") {
+            let relative = String(Self.counterPath.dropFirst(write.path == "/" ? 1 : write.path.count + 1))
+            if let children = write.bodyJSON?.objectValue, children.count == 1, children[relative] == [".sv": ["increment": 1]] { return }
+        }
         XCTAssertEqual(write.method, "PUT", "\(exercise.function) sent \(write.summary); the server value is PUT at the counter. See \(exercise.reference).")
         XCTAssertEqual(write.path, Self.counterPath, "\(exercise.function) wrote \(write.summary); the counter is <baseURL>/likes/m1.json. See \(exercise.reference).")
         XCTAssertTrue(write.hasJSONSuffix, """
@@ -26,6 +32,16 @@ final class LikeWithIncrementTests: LikesTestCase {
                 \(exercise.function) sent the server value as a JSON string: its text was encoded once more. See LESSONS.md §10.7.
                 Send the object itself, {".sv": {"increment": 1}}: its text as Data, or a dictionary or a struct given \
                 to JSONEncoder. The body was the string "\(text.prefix(40))".
+                \(write.summary)
+                """)
+        }
+        // A Swift dictionary interpolated into a string: its description, ["…": …], which is not JSON.
+        if write.bodyJSON == nil, let text = write.bodyText, text.hasPrefix("["), text.contains("\": ") {
+            return XCTFail("""
+                \(exercise.function) sent the body \(text): Swift's description of a dictionary ("\\(dictionary)"), not \
+                JSON — its brackets and the order it happens to print are Swift's, and Firebase refuses it (400). Send the \
+                JSON text, Data(#"{".sv": {"increment": 1}}"#.utf8), or encode the dictionary: JSONEncoder().encode(…) or \
+                JSONSerialization.data(withJSONObject:). See LESSONS.md §10.7.
                 \(write.summary)
                 """)
         }

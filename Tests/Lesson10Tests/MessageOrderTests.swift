@@ -100,8 +100,11 @@ final class MessageOrderTests: Lesson10TestCase {
     func test_inOrder_equalTimestamps_goByKey() throws {
         let keys = Self.tiedKeyEnds.map { "-P5QdiIlZv_zWnsfgYx\($0)" }
         var page = Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.body("tied", 1_793_612_768_497)) })
-        // The later message's key is after the tied ones (keys in time order here): only the tie is judged.
-        page["-P5QdiIlZv_zWnsfgYy0"] = Self.body("later", 1_793_612_768_498)
+        // The later messages' keys are after the tied ones (keys in time order here): only the tie is judged. Four of
+        // them, each of its own timestamp, so that a list whose timestamps come in the dictionary's order is wrong
+        // here every run (but 1 in 120), not every other run.
+        let later = (0..<4).map { "-P5QdiIlZv_zWnsfgYy\($0)" }
+        for (n, key) in later.enumerated() { page[key] = Self.body("later", 1_793_612_768_498 + n) }
         let list = try inOrder(page)
         if Set(list.map(\.key)) != Set(page.keys) {
             return XCTFail("""
@@ -110,7 +113,7 @@ final class MessageOrderTests: Lesson10TestCase {
                 Keep one Message per key of the page (a dictionary keyed by timestamp keeps one message per timestamp).
                 """)
         }
-        XCTAssertEqual(list.map(\.key), keys + ["-P5QdiIlZv_zWnsfgYy0"], """
+        XCTAssertEqual(list.map(\.key), keys + later, """
             \(exercise.function): 8 messages with one timestamp came out as \(list.prefix(8).map { String($0.key.suffix(1)) }.joined(separator: " ")); \
             Firebase orders a tie by key, code by code: - 7 A Z _ a k z (Swift's < on the keys). See \(exercise.reference).\
             \(Self.finderOrderNote(list.prefix(8).map(\.key)))
@@ -118,15 +121,17 @@ final class MessageOrderTests: Lesson10TestCase {
     }
 
     /// Digits in a key are characters like the others: "…Y10" < "…Y2a" < "…Y9z", code by code ("1" < "2" < "9"). A
-    /// numeric or "natural" comparison (`compare(_:options: .numeric)`) reads 2, 9 and 10 as numbers instead.
+    /// numeric or "natural" comparison (`compare(_:options: .numeric)`) reads 2, 9 and 10 as numbers instead. Eight
+    /// keys, so that a tie left in the dictionary's order is wrong here every run (but 1 in 40 320), not 5 runs in 6.
     func test_inOrder_equalTimestamps_digitsInKeysComparedByCode() throws {
-        let keys = ["-P5QdiIlZv_zWnsfgY10", "-P5QdiIlZv_zWnsfgY2a", "-P5QdiIlZv_zWnsfgY9z"]
+        let ends = ["10", "2a", "9z", "A0", "Z9", "_1", "a2", "z3"]
+        let keys = ends.map { "-P5QdiIlZv_zWnsfgY\($0)" }
         let page = Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.body("tied", 1_793_612_768_497)) })
         let list = try inOrder(page)
         XCTAssertEqual(list.map(\.key), keys, """
-            \(exercise.function): 3 messages with one timestamp, keys ending in 10, 2a and 9z, came out as \
-            \(list.map { String($0.key.suffix(2)) }.joined(separator: " ")); Firebase compares keys code by code, digits \
-            too ("1" < "2" < "9"): 10 2a 9z — Swift's < on the keys, not a numeric or "natural" comparison \
+            \(exercise.function): 8 messages with one timestamp, keys ending in \(ends.joined(separator: " ")), came out \
+            as \(list.map { String($0.key.suffix(2)) }.joined(separator: " ")); Firebase compares keys code by code, digits \
+            too ("1" < "2" < "9"): 10 2a 9z … — Swift's < on the keys, not a numeric or "natural" comparison \
             (compare(_:options: .numeric), localizedStandardCompare). See \(exercise.reference).
             """)
     }

@@ -113,8 +113,9 @@ final class NewestPageTests: PagesTestCase {
     }
 
     func test_newestPage_includesAMessageStampedAheadOfThisDevicesClock() throws {
-        // Firebase stamps a message with its own clock (ServerValue.TIMESTAMP); this device's may run behind it.
-        let ahead = Int(Date().timeIntervalSince1970 * 1000) + 10 * 60 * 1000
+        // Firebase stamps a message with its own clock (ServerValue.TIMESTAMP); this device's may run behind it — by
+        // a year, when its date was set back by hand: an endAt from Date(), with any slack, leaves the message out.
+        let ahead = Int(Date().timeIntervalSince1970 * 1000) + 366 * 24 * 60 * 60 * 1000
         let messages = [("-P5QdiIlZv_zWnsfgYw0", 1_793_612_768_497), ("-P5QdiIlZv_zWnsfgYw1", 1_793_612_768_600),
                         ("-P5QdiIlZv_zWnsfgYw2", ahead)].map { key, timestamp in
             Message(key: key, body: Message.Body(sender: "Ana", text: "at \(timestamp)", timestamp: timestamp))
@@ -126,10 +127,11 @@ final class NewestPageTests: PagesTestCase {
         emulator.load(["t1": ["title": "Clocks", "messages": .object(object)]])
         let page = try requirePage(try newestPage(count: 3), exercise)
         XCTAssertEqual(page.map(\.key), messages.map(\.key), """
-            \(exercise.function)(count: 3) gave \(page.map(\.key)) of a thread of 3 whose newest message is stamped 10 minutes \
-            after this device's clock (the server's clock, which stamps the messages, runs ahead of it); expected all 3. \
-            The newest page is the last `count` of the thread, whatever its timestamps: orderBy="timestamp"&limitToLast=<count>, \
-            no endAt from Date() — this device's clock is not the server's. See LESSONS.md §10.3.
+            \(exercise.function)(count: 3) gave \(page.map(\.key)) of a thread of 3 whose newest message is stamped a year \
+            after this device's clock (the server's clock stamps the messages, and a device's date may be set back by \
+            hand); expected all 3. The newest page is the last `count` of the thread, whatever its timestamps: \
+            orderBy="timestamp"&limitToLast=<count>, no endAt from Date(), with or without some slack — this device's \
+            clock is not the server's. See LESSONS.md §10.3.
             \(TrafficReport(emulator).summary)
             """)
     }
@@ -235,6 +237,28 @@ final class NewestPageTests: PagesTestCase {
             return XCTFail("""
                 \(exercise.function) \(result.outcome) when a 200's body was cut short (not JSON); expected \
                 ThreadAPIError.decoding with the decoder's error. See \(exercise.reference).
+                """)
+        }
+    }
+
+    /// A 200 whose page holds a message without its timestamp (written by a client of another version, say): the
+    /// page does not decode. Dropping that message instead (try? for each one, compactMap) gives a page one short,
+    /// and a page shorter than the count says "the start of the thread" (§10.1): the app would stop loading older ones.
+    func test_newestPage_aMessageThatDoesNotDecode_throwsDecoding() throws {
+        var object: [String: JSONValue] = [:]
+        for (n, key) in ["-P5QdiIlZv_zWnsfgYw0", "-P5QdiIlZv_zWnsfgYw1", "-P5QdiIlZv_zWnsfgYw2"].enumerated() {
+            object[key] = ["sender": "Ana", "text": .string("message \(n)"), "timestamp": .number(Double(1_793_612_768_497 + n))]
+        }
+        object["-P5QdiIlZv_zWnsfgYw1"] = ["sender": "Ben", "text": "no timestamp"]
+        emulator.load(["t1": ["title": "One broken", "messages": .object(object)]])
+        let result = try newestPage(count: 3)
+        guard case .failure(let error) = result, case ThreadAPIError.decoding = error else {
+            return XCTFail("""
+                \(exercise.function)(count: 3) \(result.outcome) when one of the page's 3 messages has no timestamp; expected \
+                ThreadAPIError.decoding with the decoder's error. A message that does not decode, dropped (try? for each \
+                message, compactMap), makes the page short without a word — and a page shorter than the count says "the \
+                start of the thread", so the app stops loading older messages. See LESSONS.md §10.3.
+                \(TrafficReport(emulator).summary)
                 """)
         }
     }

@@ -138,7 +138,9 @@ class PagesTestCase: Lesson10TestCase {
                         \(exercise.function) fetched the whole thread (no orderBy, no limit): a page is a query. See LESSONS.md §10.1.
                         Ask Firebase for the page: orderBy="timestamp"&limitToLast=<count>, and for older ones endAt too.
                         (If you add the query with components.queryItems?.append(…): queryItems is nil until it is set, \
-                        so the ?. appends nothing. Set it: components.queryItems = [URLQueryItem(…), …].)
+                        so the ?. appends nothing. Set it: components.queryItems = [URLQueryItem(…), …]. And if you took \
+                        components.url before setting queryItems: a URL is a value, made when you ask for it — the one \
+                        taken before setting them has no query. Ask for components.url after.)
                         \(request.summary)
                         """
                 }
@@ -150,6 +152,15 @@ class PagesTestCase: Lesson10TestCase {
                     """
             }
             if !orderBy.hasPrefix("\"") || !orderBy.hasSuffix("\"") || orderBy.count < 2 {
+                if orderBy.contains("\\") {
+                    return """
+                        \(exercise.function) sent orderBy=\(orderBy): backslashes before the quotes. In a raw string, \
+                        #"…"#, a backslash is a backslash — #"\\"timestamp\\""# is \\"timestamp\\" — so write the quotes as \
+                        they are there, #""timestamp""#, or escape them in a plain string, "\\"timestamp\\"". The value is \
+                        the JSON string "timestamp", quotes included. See LESSONS.md §10.1.
+                        \(request.summary)
+                        """
+                }
                 if orderBy.contains("%22") {
                     return """
                         \(exercise.function) sent orderBy=\(orderBy): its quotes were percent-encoded twice. URLComponents \

@@ -22,6 +22,13 @@ struct RivalFirebase: EmulatedService {
     /// carries null and null_etag. Its later turns like again.
     var deletes = false
     private var deleted = false
+    /// The rival likes once just before the second read of the counter (a GET after a GET, no write between): a
+    /// client that takes the count from one read and the tag from another overwrites that like.
+    var likesBeforeSecondRead = false
+    /// The rival likes once just after the first write that succeeded: a client that reads the count again to return
+    /// it returns that like as its own.
+    var likesAfterSuccess = false
+    private var readsBeforeAWrite = 0
     /// How many likes the rival added.
     private(set) var rivalLiked = 0
 
@@ -36,21 +43,50 @@ struct RivalFirebase: EmulatedService {
     var jsonHeaders: [String: String] { firebase.jsonHeaders }
 
     mutating func respond(to request: ServiceRequest) -> ServiceReply {
-        if let status = refusesWrites, request.method != "GET", request.path == counterPath {
+        // A write at the counter or above it (a PATCH of its parent, a multi-location update) writes the counter.
+        let writesCounter = request.method != "GET" && (request.path == counterPath || request.path == "/" || counterPath.hasPrefix(request.path + "/"))
+        if let status = refusesWrites, writesCounter {
             return .response(firebase.errorResponse(status: status, message: "Internal server error."))
         }
-        if rivalLikes > 0, request.method != "GET", request.path == counterPath {
+        if request.path == counterPath, request.method == "GET" {
+            readsBeforeAWrite += 1
+            if likesBeforeSecondRead, readsBeforeAWrite == 2 {
+                likesBeforeSecondRead = false
+                rivalLike(at: counterURL(like: request.url))
+            }
+        } else if writesCounter {
+            readsBeforeAWrite = 0
+        }
+        if rivalLikes > 0, writesCounter {
             rivalLikes -= 1
             if deletes && !deleted {
                 deleted = true
-                _ = firebase.respond(to: ServiceRequest(method: "DELETE", url: request.url, headers: [:], body: nil))
+                _ = firebase.respond(to: ServiceRequest(method: "DELETE", url: counterURL(like: request.url), headers: [:], body: nil))
             } else {
-                rivalLiked += likesPerTurn
-                let like = ServiceRequest(method: "PUT", url: request.url, headers: [:], body: Data(#"{".sv":{"increment":\#(likesPerTurn)}}"#.utf8))
-                _ = firebase.respond(to: like)
+                rivalLike(at: counterURL(like: request.url), likes: likesPerTurn)
             }
         }
-        return firebase.respond(to: request)
+        let reply = firebase.respond(to: request)
+        if likesAfterSuccess, writesCounter, case .response(let response) = reply, (200...299).contains(response.statusCode) {
+            likesAfterSuccess = false
+            rivalLike(at: counterURL(like: request.url))
+        }
+        return reply
+    }
+
+    /// The counter's URL on the server `url` was sent to (its scheme and host), without a query.
+    private func counterURL(like url: URL) -> URL {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: true) ?? URLComponents()
+        components.path = counterPath + ".json"
+        components.query = nil
+        return components.url ?? url
+    }
+
+    /// Another client's like(s): the server value that adds them, written at the counter.
+    private mutating func rivalLike(at url: URL, likes: Int = 1) {
+        rivalLiked += likes
+        let like = ServiceRequest(method: "PUT", url: url, headers: [:], body: Data(#"{".sv":{"increment":\#(likes)}}"#.utf8))
+        _ = firebase.respond(to: like)
     }
 
     func errorResponse(status: Int, message: String) -> EmulatorResponse {
