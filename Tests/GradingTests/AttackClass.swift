@@ -4,8 +4,8 @@ import XCTest
 import LabMetadata
 
 /// A class of attacking learners, graded for real: each checkout is the kit's Lesson 1 (stubs, or the reference
-/// solution) with files added and edits made, graded in two grading copies of its own (`name`, `name-2`) that build
-/// Lesson 1 only, holding their lock (`.lab/<name>.lock`) so that no other grading of the same class (a test in another
+/// solution) with files added and edits made, graded in a grading copy of its own (`name`) that builds Lesson 1
+/// only, holding that copy's lock (`.lab/<name>.lock`) so that no other grading of the same class (a test in another
 /// process under `--parallel`) shares it, while the other classes grade in their own copies beside it.
 /// Under `--parallel` every test is a process of its own and runs the class's setUp: the first grades, and the
 /// others, waiting on the lock, take its rows from `.lab/<name>-rows.json` — kept for 10 minutes, and only while
@@ -20,9 +20,6 @@ struct AttackClass {
         var link: (name: String, target: String)?
         /// A folder of the checkout ("Exercises/Lesson1", "Exercises") replaced by a link to a path in the kit.
         var linkedFolder: (path: String, target: String)?
-        /// Graded right after the learner listed before it, in the same copy: a test of what one learner's grading
-        /// leaves behind for the next.
-        var followsPrevious = false
     }
 
     struct Graded: Codable {
@@ -74,26 +71,12 @@ struct AttackClass {
                Date().timeIntervalSince(kept.at) < 600 {
                 return kept.graded
             }
-            // Two copies grading side by side, as `lab grade -j 2` does: most attacks spend their time waiting on a
-            // time limit, so one after the other they took three minutes of CI. Each copy's first learner (the
-            // list's first two) also waits for that copy's build: timed attacks come later in the lists.
-            let workspaces = try [name, "\(name)-2"].map { try GradingWorkspace(kit: kit, protected: [folder], name: $0, lessons: [lesson]) }
-            var runs: [[Int]] = []  // learners graded one after the other in one copy
-            for (index, (_, setup)) in learners.enumerated() {
-                if setup.followsPrevious, !runs.isEmpty { runs[runs.count - 1].append(index) } else { runs.append([index]) }
-            }
-            let timed = try ParallelGrading.run(runs.count, width: workspaces.count) { run, job -> [(ClassReport.Row, TimeInterval)] in
-                try runs[run].map { index in
-                    let (learner, checkout) = checkouts[index]
-                    let started = Date()
-                    let row = try workspaces[job].grade(checkout, learner: learner, resultsFile: folder.appendingPathComponent("\(learner).json"))
-                    return (row, Date().timeIntervalSince(started))
-                }
-            }
+            let workspace = try GradingWorkspace(kit: kit, protected: [folder], name: name, lessons: [lesson])
             var graded = Graded()
-            for ((learner, _), (row, seconds)) in zip(checkouts, timed.joined()) {
-                graded.rows[learner] = row
-                graded.seconds[learner] = seconds
+            for (learner, checkout) in checkouts {
+                let started = Date()
+                graded.rows[learner] = try workspace.grade(checkout, learner: learner, resultsFile: folder.appendingPathComponent("\(learner).json"))
+                graded.seconds[learner] = Date().timeIntervalSince(started)
             }
             try? JSONEncoder().encode(Kept(key: key, at: Date(), graded: graded)).write(to: cache, options: .atomic)
             return graded

@@ -4,7 +4,7 @@ import XCTest
 @testable import LabMetadata
 
 /// Each attack a determined learner tried on `lab grade` (issue 8), graded for real (`AttackClass`: a class of
-/// checkouts, each the kit's Lesson 1 stubs plus one attack, in grading copies of its own that build Lesson 1 only,
+/// checkouts, each the kit's Lesson 1 stubs plus one attack, in a grading copy of its own that builds Lesson 1 only,
 /// under the kit's lock). The attacks' code is the text below: it is compiled only inside that copy. Then each test
 /// checks one attack's row: the grade it could not change and the note that names it.
 final class GradingIntegrityTests: XCTestCase {
@@ -32,7 +32,7 @@ final class GradingIntegrityTests: XCTestCase {
     static let threadStub = #"        completion(NotImplemented("createMessageThread(title:completion:)", section: "1.3"))"#
     static let messageStub = #"        completion(NotImplemented("createMessage(messageThread:text:sender:completion:)", section: "1.4"))"#
 
-    /// The order matters for one: `stubs-after-tamper` is graded right after `tamper`, in the same copy.
+    /// The order matters for one: `stubs-after-tamper` is graded right after `tamper`.
     static let attacks: [(String, Attack)] = [
         ("atexit", Attack(files: ["Forge.swift": """
             import Foundation
@@ -74,7 +74,7 @@ final class GradingIntegrityTests: XCTestCase {
                 try? "final class Tampered {}".write(to: here.appendingPathComponent("Tests/Lesson1Tests/Tampered.swift"), atomically: true, encoding: .utf8)
         \(threadStub)
         """)])),
-        ("stubs-after-tamper", Attack(followsPrevious: true)),
+        ("stubs-after-tamper", Attack()),
         ("exit-halfway", Attack(edits: [(messageStub, "        exit(0)")])),
         ("endless-loop", Attack(edits: [(threadStub, "        var n = 0; while title != \"\" || n >= 0 { n &+= 1 }; completion(nil)")])),
         ("stray-c-file", Attack(files: ["helper.c": "int helper(void) { return 1; }\n"])),
@@ -214,15 +214,11 @@ final class GradingIntegrityTests: XCTestCase {
     func test_aPublicDeclarationOfTheLearners_getsTestsCompiledForIt_andFullMarks() throws {
         let row = try row("solved-with-a-public-helper")
         XCTAssertEqual(row.results?.score, AttackClass.lesson1Maximum, "a solution with one more public function lost points: \(row.summary); first failure: \(row.results?.tests.first { $0.outcome != .passed }?.message ?? "-")")
-        // The class is graded in two copies (`AttackClass`): each compiles the tests for the interfaces it met.
-        let state = try Kit(root: KitRoot.find()).stateFolder
-        let variants = Set(["integrity-tests", "integrity-tests-2"].flatMap { copy -> [String] in
-            let tree = state.appendingPathComponent("\(copy)/.build/lab-quick")
-            return ((try? FileManager.default.contentsOfDirectory(atPath: tree.path)) ?? []).filter {
-                $0.hasPrefix("Lesson1Tests-") && FileManager.default.fileExists(atPath: tree.appendingPathComponent("\($0)/done").path)
-            }
-        })
-        XCTAssertGreaterThanOrEqual(variants.count, 2, "the quick build did not compile Lesson 1's tests for the stubs' interface and for this one: \(variants.sorted())")
+        let tree = try Kit(root: KitRoot.find()).stateFolder.appendingPathComponent("integrity-tests/.build/lab-quick")
+        let variants = ((try? FileManager.default.contentsOfDirectory(atPath: tree.path)) ?? []).filter {
+            $0.hasPrefix("Lesson1Tests-") && FileManager.default.fileExists(atPath: tree.appendingPathComponent("\($0)/done").path)
+        }
+        XCTAssertGreaterThanOrEqual(variants.count, 2, "the quick build did not compile Lesson 1's tests for the stubs' interface and for this one: \(variants)")
     }
 
     func test_aChangedSignature_costsTheLesson_namingTheTestsThatCannotUseIt() throws {
