@@ -265,13 +265,15 @@ extension GradingWorkspace {
     func kitIsBroken() throws -> String? {
         if let missing = Self.lessonsWithoutSolutions(of: lessons, kit: kit) { return missing }
         if let unchecked = Self.exercisesWithoutTests(of: lessons, kit: kit) { return unchecked }
-        let verified = try Self.verifiedLessons(of: kit)
+        // Taken before the reference is graded: the stamp vouches only for the files that were graded.
+        let fingerprint = try KitFingerprint.of(kit)
+        let verified = Self.verifiedLessons(of: kit, fingerprint: fingerprint)
         if lessons.allSatisfy({ verified.contains($0.name) }) { return nil }
         let reference = try grade(exercises: kit.root.appendingPathComponent("Solutions"), learner: "reference",
                                   resultsFile: kit.stateFolder.appendingPathComponent("reference.results.json"))
         if let results = reference.results, results.status == "pass" {
             let names = verified.union(lessons.map(\.name)).sorted().joined(separator: ",")
-            try "\(try KitFingerprint.of(kit))\n\(names)".write(to: Self.verifiedStamp(of: kit), atomically: true, encoding: .utf8)
+            try "\(fingerprint)\n\(names)".write(to: Self.verifiedStamp(of: kit), atomically: true, encoding: .utf8)
             return nil
         }
         let failed = reference.results?.tests.filter { $0.outcome != .passed } ?? []
@@ -284,11 +286,12 @@ extension GradingWorkspace {
     }
 
     /// The lessons whose reference solutions earned full marks when graded, as long as the kit's files have not
-    /// changed since: "<fingerprint>\n<lessons verified>" in `.lab/kit-verified` (a check of some lessons, `--lesson`,
-    /// does not vouch for the others). `lab mutants` trusts it too, instead of running each reference again.
-    static func verifiedLessons(of kit: Kit) throws -> Set<String> {
+    /// changed since (`fingerprint`: the kit's now). `.lab/kit-verified` holds "<fingerprint>\n<lessons verified>": a
+    /// check of some lessons (`--lesson`) does not vouch for the others. `lab mutants` trusts it too, instead of
+    /// running each reference again.
+    static func verifiedLessons(of kit: Kit, fingerprint: String) -> Set<String> {
         let stamped = ((try? String(contentsOf: verifiedStamp(of: kit), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        guard stamped.first == (try KitFingerprint.of(kit)) else { return [] }
+        guard stamped.first == fingerprint else { return [] }
         return Set(stamped.dropFirst().first?.split(separator: ",").map(String.init) ?? [])
     }
 

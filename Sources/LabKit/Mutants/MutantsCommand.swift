@@ -120,7 +120,7 @@ public enum MutantsCommand {
         // again in every workspace of every lesson only cost time. The workspaces build side by side: each is a
         // build of its own, and worker `w` only ever uses `workers[w]`.
         let workers = try (0..<max(1, min(jobs, mutants.count))).map { try MutantWorker(kit: kit, lesson: lesson, number: $0) }
-        let verified = try GradingWorkspace.verifiedLessons(of: kit).contains(lesson.name)
+        let verified = GradingWorkspace.verifiedLessons(of: kit, fingerprint: try KitFingerprint.of(kit)).contains(lesson.name)
         let problems = verified ? [] : try ParallelGrading.run(workers.count, width: workers.count) { _, worker in try workers[worker].checkReference() }
         if let problem = problems.compactMap({ $0 }).first {
             output("  the reference solution itself does not pass, so no mutant can be judged: \(problem)")
