@@ -77,7 +77,7 @@ final class CancelRequestTests: Lesson7TestCase {
     func settle() {
         emulator.releaseHeldResponses()
         var request = URLRequest(url: emulator.baseURL.appendingPathComponent("rooms"))
-        request.setValue("Basic " + Data("ada:lovelace".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        request.setValue(Self.adasAuthorization, forHTTPHeaderField: "Authorization")
         let done = CallLog<Void>()
         emulator.session.dataTask(with: request) { _, _, _ in done.success(()) }.resume()
         _ = eventually { !done.calls.isEmpty }

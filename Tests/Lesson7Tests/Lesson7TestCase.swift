@@ -23,6 +23,8 @@ class Lesson7TestCase: LabTestCase {
     static let cancelRequest = Exercise("cancelRequest(_:)", section: "7.6")
 
     static let ada = Credentials(user: "ada", password: "lovelace")
+    /// ada's Authorization header, for a request of the test's own (straight to the emulator, not the learner's code).
+    static let adasAuthorization = "Basic " + Data("\(ada.user):\(ada.password)".utf8).base64EncodedString()
     static let clockStart = Date(timeIntervalSince1970: 1_795_428_000)  // 2026-11-23T10:00:00Z
     /// Every answer comes this long after the request arrived, so a closure called before the answer is seen as
     /// such in every run.

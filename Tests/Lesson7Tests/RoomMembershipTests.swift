@@ -213,7 +213,7 @@ final class RoomMembershipTests: Lesson7TestCase {
         // ada leaves room 2 from another device: a request of the test's own, straight to the emulator.
         var leave = URLRequest(url: emulator.baseURL.appendingPathComponent("rooms/2/chatters/ada"))
         leave.httpMethod = "DELETE"
-        leave.setValue("Basic " + Data("ada:lovelace".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        leave.setValue(Self.adasAuthorization, forHTTPHeaderField: "Authorization")
         guard emulator.handle(leave).statusCode == 204 else { throw fail("setup: ada could not leave room 2 from another device") }
         emulator.clearRequests()
         let outcome = try joinRoom(2)
