@@ -89,12 +89,15 @@ final class NewestPageTests: PagesTestCase {
     }
 
     func test_newestPage_equalTimestamps_inKeyOrder() throws {
-        let (tied, later) = loadTiedThread()
+        let (tied, _) = loadTiedThread()
         let page = try requirePage(try newestPage(count: 10), exercise)
-        XCTAssertEqual(page, tied + later, """
-            \(exercise.function) put 8 messages of one timestamp in the order \(Self.keyEnds(Array(page.prefix(8)))) (key \
+        // The tie alone: the order of the timestamps has the long thread's tests, so a page whose timestamps come out
+        // in a dictionary's order fails there every run, not here in 5 runs of 6 (3 timestamps).
+        let inTie = page.filter { $0.timestamp == tied[0].timestamp }
+        XCTAssertEqual(inTie, tied, """
+            \(exercise.function) put \(inTie.count) messages of one timestamp in the order \(Self.keyEnds(inTie)) (key \
             ends); Firebase's is by key, \(Self.keyEnds(tied)): sort with Message.inOrder. See LESSONS.md §10.2.\
-            \(Self.finderOrderNote(page.prefix(8).map(\.key)))
+            \(Self.finderOrderNote(inTie.map(\.key)))
             """)
     }
 

@@ -439,6 +439,9 @@ final class MessagesTests: Lesson7TestCase {
         seedConversation()
         let text = "She said \"hi\" \\o/\nSecond line, café ☕️"
         let outcome = try postMessage(text, in: 2)
+        if let sent = emulator.requests.last(where: { $0.method == "POST" }) {
+            _ = try requireBody(of: sent, from: Self.postMessage)  // says so when an upload task hid it (Darwin)
+        }
         let stored = emulator.messages.dropFirst(3).last?.text
         XCTAssertEqual(stored, text, """
             postMessage(\(text.debugDescription), inRoom: 2) sent \(summary) and called \(outcome.described); the server \
