@@ -192,7 +192,12 @@ extension Lesson6TestCase {
                   case .decoding(let error)? = failure as? TodoAPIError else { continue }
             if case .keyNotFound = error { continue }
             throw fail("""
-                The server answered 200 with \(body), JSON without the todo's other fields, and \(exercise.function)                 reported \(Self.describe(outcome)): a DecodingError, but not the decoder's own error for this body, which                 names the key that is missing (keyNotFound, "userId"…). Pass the decoder's own error on, as it was thrown                 (`do { try decoder.decode(Todo.self, from: data) } catch let error as DecodingError { .decoding(error) }`):                 a `try?` followed by a DecodingError of your own throws away where the answer broke, and so does a second                 decode (of an array, say) whose error replaces the first. See \(exercise.reference) and §6.3.
+                The server answered 200 with \(body), JSON without the todo's other fields, and \(exercise.function) \
+                reported \(Self.describe(outcome)): a DecodingError, but not the decoder's own error for this body, which \
+                names the key that is missing (keyNotFound, "userId"…). Pass the decoder's own error on, as it was thrown \
+                (`do { try decoder.decode(Todo.self, from: data) } catch let error as DecodingError { .decoding(error) }`): \
+                a `try?` followed by a DecodingError of your own throws away where the answer broke, and so does a second \
+                decode (of an array, say) whose error replaces the first. See \(exercise.reference) and §6.3.
                 """, file: file, line: line)
         }
     }
