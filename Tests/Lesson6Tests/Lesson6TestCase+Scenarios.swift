@@ -174,13 +174,49 @@ extension Lesson6TestCase {
         }
     }
 
+    @discardableResult
     func checkBrokenBody(_ exercise: Exercise, body: String = Lesson6TestCase.cutOff, fetching id: Int? = nil,
-                         file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws {
+                         file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws -> Result<Todo, Error> {
         try checkFailure(fault: .malformedBody(body), is: .decoding, exercise, fetching: id, file: file, line: line, call)
     }
 
+    /// JSON that is not a todo, then no body at all, then `null` (Firebase's "nothing here", §1): none decodes, none is
+    /// a missing answer (`.transport`), and a 200 `null` is not a 404. For the first, the error must be the decoder's
+    /// own: it names the key that is missing (`keyNotFound`), where a DecodingError made up after a `try?` (or left by
+    /// a second decode, of an array say) does not.
+    func checkBodiesThatAreNotTodos(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: FetchCall) throws {
+        for body in [#"{"id": 4}"#, "", "null"] {
+            emulator.clearRequests()
+            let outcome = try checkBrokenBody(exercise, body: body, fetching: 4, file: file, line: line) { try call(4) }
+            guard body.hasPrefix("{"), case .failure(let failure) = outcome,
+                  case .decoding(let error)? = failure as? TodoAPIError else { continue }
+            if case .keyNotFound = error { continue }
+            throw fail("""
+                The server answered 200 with \(body), JSON without the todo's other fields, and \(exercise.function) \
+                reported \(Self.describe(outcome)): a DecodingError, but not the decoder's own error for this body, which \
+                names the key that is missing (keyNotFound, "userId"…). Pass the decoder's own error on, as it was thrown \
+                (`do { try decoder.decode(Todo.self, from: data) } catch let error as DecodingError { .decoding(error) }`): \
+                a `try?` followed by a DecodingError of your own throws away where the answer broke, and so does a second \
+                decode (of an array, say) whose error replaces the first. See \(exercise.reference) and §6.3.
+                """, file: file, line: line)
+        }
+    }
+
+    /// A refusal other than 404 and 500 — 401 Unauthorized, then 429 Too Many Requests — is `.status(code)` as the
+    /// server sent it, found out once: not a transport failure (the server answered), not a status of your own
+    /// (400 for every 4xx), not a retry (the caller decides whether to ask again).
+    func checkRefusals(_ exercise: Exercise, fetching id: Int? = nil, file: StaticString = #filePath, line: UInt = #line,
+                       _ call: SaveCall) throws {
+        for (status, message) in [(401, "Unauthorized"), (429, "Too Many Requests")] {
+            emulator.clearRequests()
+            try checkFailure(fault: .httpError(status: status, message: message), is: .status(status), exercise,
+                             fetching: id, file: file, line: line, call)
+        }
+    }
+
+    @discardableResult
     private func checkFailure(fault: Fault, is wanted: WantedFailure, _ exercise: Exercise, fetching id: Int?,
-                              file: StaticString, line: UInt, _ call: SaveCall) throws {
+                              file: StaticString, line: UInt, _ call: SaveCall) throws -> Result<Todo, Error> {
         emulator.inject(fault)
         let before = emulator.requests.count
         let outcome = try call()
@@ -196,6 +232,7 @@ extension Lesson6TestCase {
             try requireFetchRequest(exercise, id: id, for: "checking what happens when the server \(Self.situation(fault))", file: file, line: line)
         }
         try checkFailure(outcome, is: wanted, after: Self.situation(fault), of: exercise, file: file, line: line)
+        return outcome
     }
 
     /// What the server did, in words, for a message.

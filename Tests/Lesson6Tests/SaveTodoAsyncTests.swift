@@ -43,6 +43,10 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
         try checkServerError(exercise) { try saveAsync() }
     }
 
+    func test_saveAsync_refusedWith401Or429_throwsThatStatus() throws {
+        try checkRefusals(exercise) { try saveAsync() }
+    }
+
     func test_saveAsync_transportError_throwsTransportWithTheURLError() throws {
         try checkTransportError(.timedOut, .cannotConnectToHost, exercise: exercise) { try saveAsync() }
     }
@@ -64,5 +68,17 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
 
     func test_saveAsync_emptyAnswer_throwsDecoding() throws {
         try checkEmptySaveAnswer(exercise) { try saveAsync() }
+    }
+
+    // MARK: Calls that overlap
+
+    /// Two new todos saved at once, before either answered: two POSTs, and each call returns its own saved todo.
+    func test_saveAsync_twoSavesAtOnce_eachReturnsItsOwnTodo() throws {
+        try checkTwoSavesAtOnce(exercise)
+    }
+
+    /// A double tap: the same new todo saved twice before either answered is two POSTs and two new todos.
+    func test_saveAsync_theSameTodoTwiceAtOnce_createsTwoTodos() throws {
+        try checkSameTodoSavedTwiceAtOnce(exercise)
     }
 }

@@ -77,6 +77,10 @@ final class SaveTodoTests: Lesson6TestCase {
         try checkServerError(exercise) { try save() }
     }
 
+    func test_save_refusedWith401Or429_givesThatStatus() throws {
+        try checkRefusals(exercise) { try save() }
+    }
+
     // MARK: When the connection fails
 
     func test_save_transportError_givesTransportWithTheURLError() throws {
@@ -168,6 +172,11 @@ final class SaveTodoTests: Lesson6TestCase {
                 (\(newIDs[0]) or \(newIDs[1])). See \(exercise.reference).
                 """)
         }
+    }
+
+    /// A double tap: the same new todo saved twice before either answered is two POSTs and two new todos.
+    func test_save_theSameTodoTwiceAtOnce_createsTwoTodos() throws {
+        try checkSameTodoSavedTwiceAtOnce(exercise)
     }
 
     func test_save_apiLetGoRightAfterTheCall_stillCallsCompletion() throws {

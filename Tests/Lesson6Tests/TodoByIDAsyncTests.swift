@@ -46,6 +46,10 @@ final class TodoByIDAsyncTests: Lesson6TestCase {
         try checkErrorStatusWithATodoBody(exercise) { try fetchAsync(id: $0) }
     }
 
+    func test_todoByIDAsync_refusedWith401Or429_throwsThatStatus() throws {
+        try checkRefusals(exercise, fetching: 4) { try fetchAsync(id: 4) }
+    }
+
     func test_todoByIDAsync_transportError_throwsTransportWithTheURLError() throws {
         try checkTransportError(.notConnectedToInternet, .networkConnectionLost, exercise: exercise) { try fetchAsync(id: 4) }
     }
@@ -65,6 +69,11 @@ final class TodoByIDAsyncTests: Lesson6TestCase {
 
     func test_todoByIDAsync_bodyNotJSON_throwsDecoding() throws {
         try checkBrokenBody(exercise, fetching: 4) { try fetchAsync(id: 4) }
+    }
+
+    /// JSON that is not a todo (with the decoder's own error), then no body at all, then `null`: as in 6.4.
+    func test_todoByIDAsync_bodyWithoutTheTodosFields_throwsDecoding() throws {
+        try checkBodiesThatAreNotTodos(exercise) { try fetchAsync(id: $0) }
     }
 
     // MARK: Two calls at once

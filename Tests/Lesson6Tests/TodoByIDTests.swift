@@ -69,6 +69,10 @@ final class TodoByIDTests: Lesson6TestCase {
         try checkErrorStatusWithATodoBody(exercise) { try fetch(id: $0) }
     }
 
+    func test_todoByID_refusedWith401Or429_givesThatStatus() throws {
+        try checkRefusals(exercise, fetching: 4) { try fetch(id: 4) }
+    }
+
     // MARK: When the connection fails
 
     func test_todoByID_transportError_givesTransportWithTheURLError() throws {
@@ -86,13 +90,9 @@ final class TodoByIDTests: Lesson6TestCase {
         try checkBrokenBody(exercise, fetching: 4) { try fetch(id: 4) }
     }
 
-    /// JSON that is not a todo, then no body at all, then `null` (Firebase's "nothing here", §1): none decodes, none is
-    /// a missing answer (`.transport`), and a 200 `null` is not a 404.
+    /// JSON that is not a todo (with the decoder's own error), then no body at all, then `null`.
     func test_todoByID_bodyWithoutTheTodosFields_givesDecodingError() throws {
-        for body in [#"{"id": 4}"#, "", "null"] {
-            emulator.clearRequests()
-            try checkBrokenBody(exercise, body: body, fetching: 4) { try fetch(id: 4) }
-        }
+        try checkBodiesThatAreNotTodos(exercise) { try fetch(id: $0) }
     }
 
     // MARK: A call that nobody keeps
