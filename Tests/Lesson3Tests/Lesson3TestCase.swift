@@ -19,6 +19,44 @@ class Lesson3TestCase: LabTestCase {
     /// Swift's reference date (2001) minus the Unix epoch (1970), in seconds.
     static let secondsFrom1970To2001 = 978_307_200.0
 
+    // MARK: The time zone the tests run in
+
+    /// The tests run in a time zone that is not UTC (and whose offset is not whole hours), whatever the machine's: code
+    /// that "converts" a timestamp to local time or back (adding or subtracting `TimeZone.current.secondsFromGMT()`)
+    /// moves the instant, and on a machine set to UTC the shift would be zero and go unseen. Asia/Kolkata has no
+    /// daylight saving time.
+    static let testTimeZone = "Asia/Kolkata"
+    private static var zone: TimeZoneOverride?
+
+    override class func setUp() {
+        super.setUp()
+        zone = TimeZoneOverride(testTimeZone)
+    }
+
+    override class func tearDown() {
+        zone?.restore()
+        zone = nil
+        super.tearDown()
+    }
+
+    /// Whether `shift` (seconds) is the offset from UTC of the time zone the tests run in, either way.
+    static func isTimeZoneShift(_ shift: TimeInterval, at date: Date) -> Bool {
+        let offset = TimeInterval(TimeZone.current.secondsFromGMT(for: date))
+        return offset != 0 && abs(abs(shift) - abs(offset)) < 0.001
+    }
+
+    /// The sentence that names a timestamp moved by the local time zone's offset.
+    static func timeZoneCause(_ shift: TimeInterval) -> String {
+        let minutes = Int((abs(shift) / 60).rounded())
+        return """
+            The timestamp is off by \(String(format: "%.0f", shift)) s (\(minutes / 60) h \(minutes % 60) min), exactly the \
+            offset from UTC of the time zone the tests run in (\(testTimeZone)): it was "converted" to or from local time \
+            with `TimeZone.current.secondsFromGMT()`. A Date is an instant, the same in every time zone: time zones \
+            belong to displaying it (a DateFormatter), never to the data. On a machine set to UTC this shift is zero \
+            and hides.
+            """
+    }
+
     // MARK: Fixtures
 
     /// `Fixtures/<path>`'s bytes and JSON; a missing or broken file stops the test with a "setup:" message.
@@ -575,6 +613,15 @@ class Lesson3TestCase: LabTestCase {
                         every one, even when two look alike.
                         """
                 }
+                let now = Date()
+                if !dropped.isEmpty, unmatched.isEmpty, dropped.allSatisfy({ $0.timestamp > now }), expected.contains(where: { $0.timestamp <= now }) {
+                    cause += """
+                         It dropped the message(s) dated in the future (\(dropped.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", ")): \
+                        stamped by a device whose clock ran ahead). They are messages the database holds, and the model \
+                        is what the next PUT of the thread writes back: a filter by date here deletes them. Keep every \
+                        child of `messages`, whatever its timestamp.
+                        """
+                }
                 if let object = json["messages"].objectValue {
                     // Which children it kept: those under push IDs ("-…"), or those under the 0, 1, 2 of a PUT.
                     func children(underPushIDs: Bool) -> [MessageThread.Message] {
@@ -641,6 +688,8 @@ class Lesson3TestCase: LabTestCase {
                         has a default value, Date(). Pass the timestamp the JSON holds — or let Message's own \
                         Decodable read each message.
                         """
+                } else if got.text == want.text, got.sender == want.sender, Self.isTimeZoneShift(shift, at: want.timestamp) {
+                    cause = Self.timeZoneCause(shift) + " Let Message's own Decodable read each message."
                 } else if got.text == want.text, got.sender == want.sender, shift != 0, abs(shift) < 0.00001 {
                     cause = """
                         The timestamp is off by \(shift) s, in its last digits: it went through a conversion that is \
