@@ -138,12 +138,23 @@ final class EncodeToEncoderTests: Lesson3TestCase {
     /// A long thread is written whole: a PUT replaces the thread, so a message left out is deleted from the database.
     func test_encodeTo_writesEveryMessageOfALongThread() throws {
         let start = Self.threeMessageThread().messages[0].timestamp
+        // The last one was stamped in 2058 by a phone whose date was set by hand: a message like any other.
         let messages = (0..<120).map { index in
             MessageThread.Message(text: "Message \(index + 1) of 120", sender: index % 3 == 0 ? "Ada" : "Grace",
-                                  timestamp: start.addingTimeInterval(Double(index) * 61.25 + 0.000123))
+                                  timestamp: index == 119 ? Date(timeIntervalSinceReferenceDate: 1.79884801605321E9)
+                                                          : start.addingTimeInterval(Double(index) * 61.25 + 0.000123))
         }
         let thread = MessageThread(title: "A long thread", identifier: "0D2F4B6A-8C1E-4A3B-9D5F-7E9A1C3B5D42", messages: messages)
         let written = try encodedObject(thread)["messages"]
+        if let list = written.flatMap(Self.messagesAsFirebaseStoresThem), list.count == messages.count - 1,
+           !list.contains(where: { $0["text"].stringValue == messages[119].text }) {
+            throw fail("""
+                encode(to:) wrote 119 of the 120 messages of a long thread: it left out the one dated in the future \
+                (\(messages[119].text.debugDescription), stamped in 2058 by a phone whose date was set by hand). It is \
+                one of the thread's messages, and a PUT replaces the thread: a filter by date here deletes it from the \
+                database. Write every message, whatever its timestamp. See LESSONS.md §3.4.
+                """)
+        }
         if let list = written.flatMap(Self.messagesAsFirebaseStoresThem), list.count < messages.count {
             throw fail("""
                 encode(to:) wrote \(list.count) of the 120 messages of a long thread. The app PUTs the whole thread to \
