@@ -10,7 +10,7 @@ import Lesson3
 ///
 /// The two exercises are judged apart: `InitFromDecoderTests` never calls encode(to:), and `EncodeToEncoderTests`
 /// never calls init(from:) — it reads what encode wrote as JSON, directly or as the emulator stored it.
-class Lesson3TestCase: LabTestCase {
+class Lesson3TestCase: TimeZonedTestCase {
     static let initFrom = Exercise("MessageThread.init(from:)", section: "3.3")
     static let encodeTo = Exercise("MessageThread.encode(to:)", section: "3.4")
     /// The original course's sample thread (Fixtures/lesson3/thread-sample.json).
@@ -21,23 +21,9 @@ class Lesson3TestCase: LabTestCase {
 
     // MARK: The time zone the tests run in
 
-    /// The tests run in a time zone that is not UTC (and whose offset is not whole hours), whatever the machine's: code
-    /// that "converts" a timestamp to local time or back (adding or subtracting `TimeZone.current.secondsFromGMT()`)
-    /// moves the instant, and on a machine set to UTC the shift would be zero and go unseen. Asia/Kolkata has no
-    /// daylight saving time.
-    static let testTimeZone = "Asia/Kolkata"
-    private static var zone: TimeZoneOverride?
-
-    override class func setUp() {
-        super.setUp()
-        zone = TimeZoneOverride(testTimeZone)
-    }
-
-    override class func tearDown() {
-        zone?.restore()
-        zone = nil
-        super.tearDown()
-    }
+    // The tests run in Asia/Kolkata, whatever the machine's time zone (TimeZonedTestCase): code that "converts" a
+    // timestamp to local time or back (adding or subtracting `TimeZone.current.secondsFromGMT()`) moves the instant,
+    // and that shows.
 
     /// Whether `shift` (seconds) is the offset from UTC of the time zone the tests run in, either way.
     static func isTimeZoneShift(_ shift: TimeInterval, at date: Date) -> Bool {
