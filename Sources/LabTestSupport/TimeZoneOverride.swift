@@ -19,3 +19,23 @@ public struct TimeZoneOverride {
         NSTimeZone.resetSystemTimeZone()
     }
 }
+
+/// A lesson's test case whose tests run in a time zone that is not UTC (and whose offset is not whole hours),
+/// whatever the machine's: code that "converts" a Date to local time or back (adding or subtracting
+/// `TimeZone.current.secondsFromGMT()`) changes the instant, and on a machine set to UTC the shift would be zero and
+/// go unseen. Asia/Kolkata has no daylight saving time.
+open class TimeZonedTestCase: LabTestCase {
+    public static let testTimeZone = "Asia/Kolkata"
+    private static var zone: TimeZoneOverride?
+
+    override open class func setUp() {
+        super.setUp()
+        zone = TimeZoneOverride(testTimeZone)
+    }
+
+    override open class func tearDown() {
+        zone?.restore()
+        zone = nil
+        super.tearDown()
+    }
+}

@@ -10,29 +10,15 @@ import Lesson2
 /// property shows up as a JSON key that differs from the data's — which the failure message names. To say *why* a
 /// verdict failed, the messages also read the stored properties at run time (Mirror): a message names a cause only
 /// when it has checked it there.
-class Lesson2TestCase: LabTestCase {
+class Lesson2TestCase: TimeZonedTestCase {
     static let message = Exercise("MessageThread.Message.init(text:sender:timestamp:)", section: "2.2")
     static let thread = Exercise("MessageThread.init(title:identifier:messages:)", section: "2.3")
     static let equality = Exercise("MessageThread.==(lhs:rhs:)", section: "2.4")
 
     // MARK: The time zone the tests run in
 
-    /// The tests run in a time zone that is not UTC (and whose offset is not whole hours), whatever the machine's: a
-    /// model that "converts" a Date to local time (adding `TimeZone.current.secondsFromGMT()`) changes the instant,
-    /// and on a machine set to UTC the shift would be zero and go unseen. Asia/Kolkata has no daylight saving time.
-    static let testTimeZone = "Asia/Kolkata"
-    private static var zone: TimeZoneOverride?
-
-    override class func setUp() {
-        super.setUp()
-        zone = TimeZoneOverride(testTimeZone)
-    }
-
-    override class func tearDown() {
-        zone?.restore()
-        zone = nil
-        super.tearDown()
-    }
+    // The tests run in Asia/Kolkata, whatever the machine's time zone (TimeZonedTestCase): a model that "converts" a
+    // Date to local time (adding `TimeZone.current.secondsFromGMT()`) changes the instant, and that shows.
 
     /// A sentence (beginning " — ") when `actual` is `expected` moved by the local time zone's offset from UTC, either way.
     static func timeZoneNote(_ actual: Date, _ expected: Date) -> String {

@@ -83,7 +83,16 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 See LESSONS.md §3.4.
                 """)
         }
-        let title = (try? JSONValue(data: data))?["title"] ?? .null
+        let written = try? JSONValue(data: data)
+        if let object = written?.objectValue, object["title"] == nil {
+            throw fail("""
+                encode(to:) left out the key "title" for a thread whose title is "" (an empty title): it wrote \
+                \(Self.shortJSON(written ?? .null)). An empty string is a value, and Firebase stores it (it drops only \
+                empty objects and arrays, and null); without the key the thread is stored with no title at all, and \
+                init(from:) rightly throws keyNotFound for it. Write the title as it is, even "". See LESSONS.md §3.4.
+                """)
+        }
+        let title = written?["title"] ?? .null
         XCTAssertEqual(title, .string(""), """
             encode(to:) wrote "title": \(title.description) for a thread with an empty title: a title of its own, \
             which Firebase would store. Write the title exactly as the thread holds it, even an empty one. \
@@ -129,12 +138,23 @@ final class EncodeToEncoderTests: Lesson3TestCase {
     /// A long thread is written whole: a PUT replaces the thread, so a message left out is deleted from the database.
     func test_encodeTo_writesEveryMessageOfALongThread() throws {
         let start = Self.threeMessageThread().messages[0].timestamp
+        // The last one was stamped in 2058 by a phone whose date was set by hand: a message like any other.
         let messages = (0..<120).map { index in
             MessageThread.Message(text: "Message \(index + 1) of 120", sender: index % 3 == 0 ? "Ada" : "Grace",
-                                  timestamp: start.addingTimeInterval(Double(index) * 61.25 + 0.000123))
+                                  timestamp: index == 119 ? Date(timeIntervalSinceReferenceDate: 1.79884801605321E9)
+                                                          : start.addingTimeInterval(Double(index) * 61.25 + 0.000123))
         }
         let thread = MessageThread(title: "A long thread", identifier: "0D2F4B6A-8C1E-4A3B-9D5F-7E9A1C3B5D42", messages: messages)
         let written = try encodedObject(thread)["messages"]
+        if let list = written.flatMap(Self.messagesAsFirebaseStoresThem), list.count == messages.count - 1,
+           !list.contains(where: { $0["text"].stringValue == messages[119].text }) {
+            throw fail("""
+                encode(to:) wrote 119 of the 120 messages of a long thread: it left out the one dated in the future \
+                (\(messages[119].text.debugDescription), stamped in 2058 by a phone whose date was set by hand). It is \
+                one of the thread's messages, and a PUT replaces the thread: a filter by date here deletes it from the \
+                database. Write every message, whatever its timestamp. See LESSONS.md §3.4.
+                """)
+        }
         if let list = written.flatMap(Self.messagesAsFirebaseStoresThem), list.count < messages.count {
             throw fail("""
                 encode(to:) wrote \(list.count) of the 120 messages of a long thread. The app PUTs the whole thread to \
@@ -142,6 +162,52 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 a page of them 'to keep uploads small') is deleted from the database. Write every message. \
                 See LESSONS.md §3.4.
                 """)
+        }
+        try assertWrittenMessages(written, of: thread)
+    }
+
+    /// Each text is written exactly, scalar by scalar: Swift's == calls "é" and "e\u{301}" equal, so a comparison of
+    /// Strings would miss a text rewritten in another Unicode spelling; Firebase stores the bytes.
+    func test_encodeTo_writesEachTextExactly() throws {
+        let base = Self.threeMessageThread().messages[0].timestamp
+        let texts = ["Merci, Rene\u{301}e !",                          // an e and a combining accent (U+0301)
+                     "First line\r\nsecond line, typed on Windows",   // a CR LF line break: one Character in Swift
+                     "Tom & Jerry <3 (see <b>the list</b>)",          // characters HTML would escape
+                     "Sent with the return key\n"]                    // the newline its author typed
+        let messages = texts.enumerated().map { offset, text in
+            MessageThread.Message(text: text, sender: offset % 2 == 0 ? "Renée" : "Brigitte",
+                                  timestamp: base.addingTimeInterval(Double(offset) * 7.5 + 0.000321))
+        }
+        let thread = MessageThread(title: "Texts as typed", identifier: "5E7A9C1B-3D5F-4B7A-9C1E-3F5A7C9E1B26", messages: messages)
+        let written = try encodedObject(thread)["messages"]
+        let list = written.flatMap(Self.messagesAsFirebaseStoresThem) ?? []
+        if list.count == messages.count {
+            for (got, want) in zip(list, messages) {
+                guard let text = got["text"].stringValue, !text.unicodeScalars.elementsEqual(want.text.unicodeScalars) else { continue }
+                var cause = "it was changed on the way out."
+                if text == want.text {
+                    cause = """
+                        its Unicode was respelt: an e followed by U+0301 (a combining accent) was written another way, \
+                        such as one é (normalised, `precomposedStringWithCanonicalMapping`). Swift's == calls the two \
+                        equal; Firebase stores other bytes, and every other client reads another string.
+                        """
+                } else if want.text.contains("\r\n"), !text.unicodeScalars.contains("\r") {
+                    cause = "its line endings were rewritten (`\\r\\n` replaced with `\\n`): the database would hold other bytes than the author's app wrote."
+                } else if text.contains("&amp;") || text.contains("&lt;") || text.contains("&gt;") {
+                    cause = """
+                        it was HTML-escaped (`&amp;`, `&lt;`, `&gt;`): the database would hold text nobody typed, and \
+                        every client would show the entities. Escaping belongs to whatever shows a text as HTML, not \
+                        to the data.
+                        """
+                } else if text == want.text.trimmingCharacters(in: .whitespacesAndNewlines) {
+                    cause = "it was trimmed: the newline its author typed at its end is gone."
+                }
+                throw fail("""
+                    encode(to:) wrote the text \(want.text.debugDescription) as \(text.debugDescription): \(cause) \
+                    Encoding changes no data: write each text exactly as the thread holds it — or let Message's own \
+                    Encodable write each message. See LESSONS.md §3.4.
+                    """)
+            }
         }
         try assertWrittenMessages(written, of: thread)
     }
@@ -354,6 +420,9 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                     Its timestamp is in milliseconds since 1970 (JavaScript's Date.now()): Message's own Encodable \
                     (and the data in Firebase) counts seconds since 2001.
                     """
+            } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
+                      Self.isTimeZoneShift(number - wanted, at: Date(timeIntervalSinceReferenceDate: wanted)) {
+                cause = Self.timeZoneCause(number - wanted) + " Write message.timestamp — or the whole message, with Message's own Encodable."
             } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
                       abs(number - wanted) > 3600, abs(number - Date().timeIntervalSinceReferenceDate) < 600 {
                 cause = """

@@ -229,15 +229,46 @@ final class InitFromDecoderTests: Lesson3TestCase {
         try assertThrowsKeyNotFound(for: "identifier", decoding: "lesson3/thread-missing-identifier.json")
     }
 
+    /// A title that is there but is no String (a number a web form sent) is bad data too: `decode` throws typeMismatch.
+    func test_initFrom_threadWhoseTitleIsNotAString_throws() throws {
+        let path = "lesson3/thread-title-not-a-string.json"
+        let (data, _) = try fixture(path)
+        let source = "Fixtures/\(path) (its \"title\" is the number 2024, which a web form sent)"
+        let (result, log) = Self.attemptDecoding(data)
+        guard case .success(let thread) = result else {
+            return  // any error: the caller learns that this data is bad (a stub's NotImplemented is "not started")
+        }
+        let calls = log.calls(forKey: "title")
+        var cause = ""
+        if let call = calls.first(where: { $0.error != nil }), let error = call.error {
+            cause = " \(call.description) threw \(Self.summary(error)), and init(from:) carried on with a title of its own: a `try?` (or a `catch`) swallowed the error\(calls.contains { $0.method.hasPrefix("decode") && $0.error == nil && !$0.type.isEmpty && $0.type != "String" } ? ", and a second read made the number into text" : "")."
+        }
+        throw fail("""
+            init(from:) decoded \(source) without an error, with the title \(thread.title.debugDescription).\(cause) \
+            A title that is not a String is bad data, like a missing one: read it with `decode(String.self, \
+            forKey: .title)`, which throws DecodingError.typeMismatch, and let that error reach the caller — no \
+            default, no conversion of a number into a title nobody wrote. See LESSONS.md §3.3.
+            """)
+    }
+
     func test_initFrom_aMessageThatDoesNotDecode_throwsInsteadOfHidingIt() throws {
         // The same bad message in both shapes: under a push ID, and in a JSON array (a PUT), which code often reads
         // with a branch of its own.
+        // Last, a message whose timestamp is there but is no number (text a web page wrote): a typeMismatch inside the
+        // messages, which a `catch DecodingError.typeMismatch` meant for the shapes also catches.
         for (path, place, key) in [("lesson3/thread-message-without-timestamp.json", "under a push ID", "timestamp"),
                                    ("lesson3/thread-messages-array-without-timestamp.json", "in a JSON array, as a PUT leaves them,", "timestamp"),
-                                   ("lesson3/thread-message-without-sender.json", "under a push ID", "sender")] {
+                                   ("lesson3/thread-message-without-sender.json", "under a push ID", "sender"),
+                                   ("lesson3/thread-message-timestamp-as-text.json", "under a push ID", "timestamp")] {
+            let children = (try? fixture(path).json["messages"]).flatMap { messages in messages.objectValue.map { Array($0.values) } ?? messages.arrayValue } ?? []
+            // "without "timestamp"", or "whose "timestamp" is text, "Sat Aug 11 …", not a number".
+            let problem = children.lazy.compactMap { child -> String? in
+                guard let text = child[key].stringValue, key == "timestamp" else { return nil }
+                return "whose \"\(key)\" is text, \(text.debugDescription), and is not a number (seconds since 2001),"
+            }.first ?? "without \"\(key)\""
             let (data, json) = try fixture(path)
             guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
-                throw fail(Self.notReturned(decoding: "Fixtures/\(path), where a message \(place) has no \"\(key)\"",
+                throw fail(Self.notReturned(decoding: "Fixtures/\(path), where a message \(place) is \(problem)",
                                             loopHint: path.contains("array") ? """
                     A loop over an unkeyed container (`while !list.isAtEnd`) whose `try? list.decode(Message.self)` \
                     fails never ends: a decode that throws does not move the container past that element. Let the \
@@ -267,14 +298,13 @@ final class InitFromDecoderTests: Lesson3TestCase {
                     """
             }.first ?? ""
             // The message without the key, kept with a value init(from:) made up (a `?? Date()`, a `?? "Anonymous"`).
-            let children = json["messages"].objectValue.map { Array($0.values) } ?? json["messages"].arrayValue ?? []
-            let madeUp = children.filter { $0[key].isNull }.compactMap { $0["text"].stringValue }
+            let madeUp = children.filter { $0[key].isNull || (key == "timestamp" && $0[key].numberValue == nil) }.compactMap { $0["text"].stringValue }
                 .first { text in thread.messages.contains { $0.text == text } }
             throw fail("""
-                Fixtures/\(path) has a message without "\(key)" \(place.trimmingCharacters(in: [","])) (bad data from a buggy client); \
+                Fixtures/\(path) has a message \(problem) \(place.trimmingCharacters(in: [","])) (bad data from a buggy client); \
                 init(from:) should throw, as Message's own Decodable does, but it returned a thread with \
                 \(thread.messages.count) message(s)\(swallowed.isEmpty ? "" : ": \(swallowed.joined(separator: "; ")), and init(from:) carried on — a `try?` (or a `catch`) swallowed the error")\
-                \(madeUp.map { ", among them the one without a \(key) (\($0.debugDescription)) with a \(key) init(from:) made up" } ?? "").\(swallowed.isEmpty ? "" : caughtKeyNotFound) \
+                \(madeUp.map { ", among them that one (\($0.debugDescription)) with a \(key) init(from:) made up" } ?? "").\(swallowed.isEmpty ? "" : caughtKeyNotFound) \
                 Let an error in the messages reach the caller, whatever their shape: only a missing `messages` key \
                 means no messages. See LESSONS.md §3.3.
                 """)

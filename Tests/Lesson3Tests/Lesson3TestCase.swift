@@ -10,7 +10,7 @@ import Lesson3
 ///
 /// The two exercises are judged apart: `InitFromDecoderTests` never calls encode(to:), and `EncodeToEncoderTests`
 /// never calls init(from:) — it reads what encode wrote as JSON, directly or as the emulator stored it.
-class Lesson3TestCase: LabTestCase {
+class Lesson3TestCase: TimeZonedTestCase {
     static let initFrom = Exercise("MessageThread.init(from:)", section: "3.3")
     static let encodeTo = Exercise("MessageThread.encode(to:)", section: "3.4")
     /// The original course's sample thread (Fixtures/lesson3/thread-sample.json).
@@ -18,6 +18,30 @@ class Lesson3TestCase: LabTestCase {
     static let sampleMessageID = "-LJNQ2zNeL4bwG1qpwYB"
     /// Swift's reference date (2001) minus the Unix epoch (1970), in seconds.
     static let secondsFrom1970To2001 = 978_307_200.0
+
+    // MARK: The time zone the tests run in
+
+    // The tests run in Asia/Kolkata, whatever the machine's time zone (TimeZonedTestCase): code that "converts" a
+    // timestamp to local time or back (adding or subtracting `TimeZone.current.secondsFromGMT()`) moves the instant,
+    // and that shows.
+
+    /// Whether `shift` (seconds) is the offset from UTC of the time zone the tests run in, either way.
+    static func isTimeZoneShift(_ shift: TimeInterval, at date: Date) -> Bool {
+        let offset = TimeInterval(TimeZone.current.secondsFromGMT(for: date))
+        return offset != 0 && abs(abs(shift) - abs(offset)) < 0.001
+    }
+
+    /// The sentence that names a timestamp moved by the local time zone's offset.
+    static func timeZoneCause(_ shift: TimeInterval) -> String {
+        let minutes = Int((abs(shift) / 60).rounded())
+        return """
+            The timestamp is off by \(String(format: "%.0f", shift)) s (\(minutes / 60) h \(minutes % 60) min), exactly the \
+            offset from UTC of the time zone the tests run in (\(testTimeZone)): it was "converted" to or from local time \
+            with `TimeZone.current.secondsFromGMT()`. A Date is an instant, the same in every time zone: time zones \
+            belong to displaying it (a DateFormatter), never to the data. On a machine set to UTC this shift is zero \
+            and hides.
+            """
+    }
 
     // MARK: Fixtures
 
@@ -575,6 +599,15 @@ class Lesson3TestCase: LabTestCase {
                         every one, even when two look alike.
                         """
                 }
+                let now = Date()
+                if !dropped.isEmpty, unmatched.isEmpty, dropped.allSatisfy({ $0.timestamp > now }), expected.contains(where: { $0.timestamp <= now }) {
+                    cause += """
+                         It dropped the message(s) dated in the future (\(dropped.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", ")): \
+                        stamped by a device whose clock ran ahead). They are messages the database holds, and the model \
+                        is what the next PUT of the thread writes back: a filter by date here deletes them. Keep every \
+                        child of `messages`, whatever its timestamp.
+                        """
+                }
                 if let object = json["messages"].objectValue {
                     // Which children it kept: those under push IDs ("-…"), or those under the 0, 1, 2 of a PUT.
                     func children(underPushIDs: Bool) -> [MessageThread.Message] {
@@ -641,6 +674,8 @@ class Lesson3TestCase: LabTestCase {
                         has a default value, Date(). Pass the timestamp the JSON holds — or let Message's own \
                         Decodable read each message.
                         """
+                } else if got.text == want.text, got.sender == want.sender, Self.isTimeZoneShift(shift, at: want.timestamp) {
+                    cause = Self.timeZoneCause(shift) + " Let Message's own Decodable read each message."
                 } else if got.text == want.text, got.sender == want.sender, shift != 0, abs(shift) < 0.00001 {
                     cause = """
                         The timestamp is off by \(shift) s, in its last digits: it went through a conversion that is \
