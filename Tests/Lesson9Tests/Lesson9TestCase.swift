@@ -149,7 +149,7 @@ class Lesson9TestCase: LabTestCase {
             RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
         }
         try stopIfAStubRan(file: file, line: line)
-        if let wrongPlace = TrafficReport(firebase).wrongPlace(exercise, baseURL: firebase.baseURL) {
+        if let wrongPlace = wrongPlace(exercise) {
             if looping { stopTheLoop(until: { box.get() != nil }) }
             throw fail(wrongPlace, file: file, line: line)
         }
@@ -334,12 +334,30 @@ class Lesson9TestCase: LabTestCase {
             if forum.credentials == returned {
                 throw fail("""
                     When \(function) returned \(returned), `credentials` was still nil: they were kept only later, by a \
-                    `Task { }` of its own. Keep them before returning (under your lock, in the function itself): a request \
+                    `Task { }` of its own or a `DispatchQueue.main.async { }` (which runs after the caller's turn, not \
+                    before the call returns). Keep them before returning (under your lock, in the function itself): a request \
                     made right after \(function) returns must find them. See \(exercise.reference).
                     """, file: file, line: line)
             }
         }
         return early.outcome
+    }
+
+    /// Where the requests went wrong, in Lesson 9's words: a `ForumSession` has three URLs, not a `baseURL`, and
+    /// each has a static default that names the real service (`Self.identityToolkitURL` is not the instance's).
+    func wrongPlace(_ exercise: Exercise) -> String? {
+        let traffic = TrafficReport(firebase)
+        guard traffic.viaOtherSession.isEmpty, let request = traffic.toOtherHost.first, request.url.host != nil else {
+            return traffic.wrongPlace(exercise, baseURL: firebase.baseURL)
+        }
+        return """
+            \(exercise.function) sent \(request.method) \(request.url.absoluteString), to none of the three URLs this \
+            ForumSession was given: `databaseURL` (\(firebase.baseURL.absoluteString)), `identityToolkitURL` \
+            (\(auth.identityToolkitURL.absoluteString)) and `secureTokenURL` (\(auth.secureTokenURL.absoluteString)). \
+            Build every URL from the instance's own property (`identityToolkitURL` inside ForumSession's methods), not \
+            from `Self.identityToolkitURL` or `ForumSession.firebaseURL`: those are the static defaults, the real \
+            services. See \(exercise.reference).
+            """
     }
 
     /// Runs the run loop until `done` or `seconds` have passed.
