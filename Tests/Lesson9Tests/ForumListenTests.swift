@@ -93,10 +93,12 @@ final class ForumListenTests: Lesson9TestCase {
                 throw fail("listen's GET (\(brief(stream))) has Accept: \(stream.header("Accept") ?? "none"): a stream is asked for with the header Accept: text/event-stream (§8.1); without it the database answers once and closes. See \(exercise.reference).", file: file, line: line)
             }
             if outcome.get() == nil, let stream = streams.first, stream.response.statusCode == 200 {
+                let empty = firebase.value(at: Self.path) == .null ? #": here `{"path":"/","data":null}`, nothing is there yet"# : ""
                 throw fail("""
                     listen(\"\(Self.path)\") opened the stream (\(brief(stream))) and was still reading it, but within 2 s \
-                    it handed nothing to onEvent, not even the snapshot (the first put). Hand each put and patch to onEvent as it \
-                    comes, inside the `for try await` loop: an app shows a message when it arrives, not when the stream ends. \
+                    it handed nothing to onEvent, not even the snapshot (the first put\(empty)). Hand each put and patch to onEvent as \
+                    it comes, inside the `for try await` loop, whatever its data (a put whose data is null, an empty place or a \
+                    deletion, is an event like any other): an app shows a message when it arrives, not when the stream ends. \
                     See \(exercise.reference).
                     """, file: file, line: line)
             }

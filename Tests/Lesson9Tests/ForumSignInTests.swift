@@ -61,7 +61,7 @@ final class ForumSignInTests: Lesson9TestCase {
         let forum = self.forum!
         let outcome = try outcomeKeptOnReturn(of: "signIn", exercise) {
             try await forum.signIn(email: Self.adaEmail, password: Self.adaPassword)
-        } ?? signIn()
+        } ?? signIn(settle: false)
         guard case .success(let returned) = outcome else { return try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise) }
         XCTAssertEqual(forum.credentials, returned, """
             After signIn returned \(returned), `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"): keep what \
@@ -141,6 +141,15 @@ final class ForumSignInTests: Lesson9TestCase {
         let outcome = try signIn(Self.benEmail, Self.benPassword)
         guard case .success(let ben) = outcome else {
             return try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise)
+        }
+        if ben.userID != benID {
+            throw fail("""
+                Ada was signed in, and Ben signed in on the same device without signing out first: signIn returned \
+                \(ben), user \(ben.userID), not Ben's (\(benID))\(auth.requests.isEmpty ? ", without asking Auth" : ""). \
+                A sign-in always asks Auth, whoever is signed in, and returns the answer's credentials: someone already \
+                signed in is no reason to skip it ("already logged in"), and a password is checked only by Auth. See \
+                \(exercise.reference).
+                """)
         }
         XCTAssertEqual(forum.credentials, ben, """
             Ada was signed in, and Ben signed in on the same device without signing out first; signIn returned Ben's \

@@ -39,7 +39,7 @@ final class ForumSignUpTests: Lesson9TestCase {
         let forum = self.forum!
         let outcome = try outcomeKeptOnReturn(of: "signUp", exercise) {
             try await forum.signUp(email: Self.adaEmail, password: Self.adaPassword)
-        } ?? signUp()
+        } ?? signUp(settle: false)
         guard case .success(let returned) = outcome else { return try checkCredentials(outcome, answeredBy: try theAuthRequest(of: exercise), exercise) }
         XCTAssertEqual(forum.credentials, returned, """
             After signUp returned \(returned), `credentials` is \(forum.credentials.map { "\($0)" } ?? "nil"): keep what \
@@ -85,7 +85,20 @@ final class ForumSignUpTests: Lesson9TestCase {
         for _ in 0..<3 { auth.inject(.page(status: 503, contentType: "text/html", body: page)) }  // a client may try again once
         let outcome = try signUp()
         switch outcome {
-        case .failure(let error) where error is SignInError: return  // .status(503, …) is meant; any case of its own is the app's to show
+        case .failure(SignInError.status(503, _)): return
+        case .failure(SignInError.decoding(let what)):
+            throw fail("""
+                Google's front end answered 503 with an HTML page, and signUp threw .decoding(\(what)): it read a refusal \
+                as if it were the tokens. Any status outside 2xx is a refusal, not only Auth's 400: look at the status \
+                first, and throw .status(503, the page's text) when the body is not Auth's error JSON. .decoding is for a \
+                2xx answer without the tokens. See \(exercise.reference) and §9.1.
+                """)
+        case .failure(let error as SignInError):
+            throw fail("""
+                Google's front end answered 503 with an HTML page, not Auth's JSON error, and signUp threw \
+                \(Self.describe(error)); expected .status(503, …): a refusal whose body is not Auth's error is its status \
+                and its text. See \(exercise.reference) and §9.1.
+                """)
         case .failure(let error):
             throw fail("""
                 Google's front end answered 503 with an HTML page, not Auth's JSON error, and signUp threw \

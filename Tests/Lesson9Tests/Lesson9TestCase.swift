@@ -113,17 +113,35 @@ class Lesson9TestCase: LabTestCase {
     // MARK: Calling the learner's async functions
 
     /// `signUp(email:password:)`'s outcome (Ada's email and password unless told).
+    /// `settle`: after a success, give credentials kept a moment later (a `Task { }`, `DispatchQueue.main.async`) up to
+    /// 0.2 s to arrive, so that mistake is named once, by the keeps-the-credentials tests (which pass false), and the
+    /// tests after them see the same thing every run, not whichever side of that race they land on.
     func signUp(_ email: String = Lesson9TestCase.adaEmail, _ password: String = Lesson9TestCase.adaPassword,
-                file: StaticString = #filePath, line: UInt = #line) throws -> Result<Credentials, Error> {
+                settle: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Credentials, Error> {
         let forum = self.forum!
-        return try run(Self.signUp, file: file, line: line) { try await forum.signUp(email: email, password: password) }
+        let outcome = try run(Self.signUp, file: file, line: line) { try await forum.signUp(email: email, password: password) }
+        return settle ? settled(outcome) : outcome
     }
 
     /// `signIn(email:password:)`'s outcome (Ada's email and password unless told).
     func signIn(_ email: String = Lesson9TestCase.adaEmail, _ password: String = Lesson9TestCase.adaPassword,
-                file: StaticString = #filePath, line: UInt = #line) throws -> Result<Credentials, Error> {
+                settle: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws -> Result<Credentials, Error> {
         let forum = self.forum!
-        return try run(Self.signIn, file: file, line: line) { try await forum.signIn(email: email, password: password) }
+        let outcome = try run(Self.signIn, file: file, line: line) { try await forum.signIn(email: email, password: password) }
+        return settle ? settled(outcome) : outcome
+    }
+
+    /// Credentials that never came once (not kept at all): no later call of this run waits for them again.
+    static let keptNever = Box<Bool>()
+
+    /// `outcome`, once `credentials` holds what it returned, or 0.2 s have passed (see `signUp`'s `settle`).
+    func settled(_ outcome: Result<Credentials, Error>) -> Result<Credentials, Error> {
+        guard case .success(let returned) = outcome, forum.credentials != returned, Self.keptNever.get() != true else {
+            return outcome
+        }
+        waitUntil(0.2) { self.forum.credentials == returned }
+        if forum.credentials != returned { Self.keptNever.set(true) }
+        return outcome
     }
 
     /// Runs `body` in a task of its own and waits until it returns or throws: at most 2 s, and never while it sends
@@ -149,7 +167,7 @@ class Lesson9TestCase: LabTestCase {
             RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
         }
         try stopIfAStubRan(file: file, line: line)
-        if let wrongPlace = TrafficReport(firebase).wrongPlace(exercise, baseURL: firebase.baseURL) {
+        if let wrongPlace = wrongPlace(exercise) {
             if looping { stopTheLoop(until: { box.get() != nil }) }
             throw fail(wrongPlace, file: file, line: line)
         }
@@ -334,12 +352,30 @@ class Lesson9TestCase: LabTestCase {
             if forum.credentials == returned {
                 throw fail("""
                     When \(function) returned \(returned), `credentials` was still nil: they were kept only later, by a \
-                    `Task { }` of its own. Keep them before returning (under your lock, in the function itself): a request \
+                    `Task { }` of its own or a `DispatchQueue.main.async { }` (which runs after the caller's turn, not \
+                    before the call returns). Keep them before returning (under your lock, in the function itself): a request \
                     made right after \(function) returns must find them. See \(exercise.reference).
                     """, file: file, line: line)
             }
         }
         return early.outcome
+    }
+
+    /// Where the requests went wrong, in Lesson 9's words: a `ForumSession` has three URLs, not a `baseURL`, and
+    /// each has a static default that names the real service (`Self.identityToolkitURL` is not the instance's).
+    func wrongPlace(_ exercise: Exercise) -> String? {
+        let traffic = TrafficReport(firebase)
+        guard traffic.viaOtherSession.isEmpty, let request = traffic.toOtherHost.first, request.url.host != nil else {
+            return traffic.wrongPlace(exercise, baseURL: firebase.baseURL)
+        }
+        return """
+            \(exercise.function) sent \(request.method) \(request.url.absoluteString), to none of the three URLs this \
+            ForumSession was given: `databaseURL` (\(firebase.baseURL.absoluteString)), `identityToolkitURL` \
+            (\(auth.identityToolkitURL.absoluteString)) and `secureTokenURL` (\(auth.secureTokenURL.absoluteString)). \
+            Build every URL from the instance's own property (`identityToolkitURL` inside ForumSession's methods), not \
+            from `Self.identityToolkitURL` or `ForumSession.firebaseURL`: those are the static defaults, the real \
+            services. See \(exercise.reference).
+            """
     }
 
     /// Runs the run loop until `done` or `seconds` have passed.
