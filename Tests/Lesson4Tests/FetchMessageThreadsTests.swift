@@ -106,9 +106,14 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         try fetchSuccessfully(try Self.sampleDatabase())
         let threads = controller.messageThreads
         guard threads.count == 1, let thread = threads.first else {
+            let unassigned = threads.isEmpty ? """
+                 fetchMessageThreads called completion(nil), but the fetched threads never reached the property: \
+                assign them to `self.messageThreads`. (A local variable of the same name, `var messageThreads = …`, \
+                shadows the property — the compiler only warns that it is never mutated — and `self.` makes sure.)
+                """ : ""
             throw fail("""
                 The sample database holds one thread, "REST APIs"; after fetchMessageThreads `messageThreads` holds \
-                \(threads.count): \(Self.list(threads.map(\.title))). See LESSONS.md §4.2 and §4.5.
+                \(threads.count): \(Self.list(threads.map(\.title))).\(unassigned) See LESSONS.md §4.2 and §4.5.
                 """)
         }
         XCTAssertEqual(thread.identifier, Self.sampleThreadID, "The sample thread's identifier is \(Self.sampleThreadID) (its key in the database and its `identifier`); the fetched thread has \(thread.identifier). See LESSONS.md §4.2.")
@@ -118,9 +123,8 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         let storedTime = Date(timeIntervalSinceReferenceDate: 5.55405872056162E8)
         XCTAssertTrue(thread.messages.first.map { abs($0.timestamp.timeIntervalSince(storedTime)) <= Self.timestampTolerance } ?? false, """
             The sample message's timestamp is 5.55405872056162E8 seconds since 1 January 2001 (2018-08-08); the fetched \
-            message has \(thread.messages.first.map { "\($0.timestamp)" } ?? "none"). A plain JSONDecoder() reads a Date \
-            that way: do not set a dateDecodingStrategy (and reading the number yourself, make it \
-            `Date(timeIntervalSinceReferenceDate:)`, not `timeIntervalSince1970`). See LESSONS.md §4.2.
+            message has \(thread.messages.first.map { "\($0.timestamp)" } ?? "none"). \
+            \(Self.timestampAdvice(got: thread.messages.first?.timestamp ?? storedTime, stored: storedTime)) See LESSONS.md §4.2.
             """)
     }
 
@@ -316,6 +320,29 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         try checkHTTPStatusError(error, status: 404, answer: "404 Not Found (no such database)")
     }
 
+    func test_fetchMessageThreads_databaseNotFound_keepsTheList() throws {
+        let before = try fetchTheSampleFirst(for: "keeping the list after a 404")
+        emulator.inject(.httpError(status: 404, message: Self.databaseNotFound))
+        _ = try fetch()
+        checkListKept(before, after: "404 Not Found, Firebase's answer when the database URL is wrong: no data was read, none is gone")
+    }
+
+    func test_fetchMessageThreads_databaseDeactivated_passesHTTPStatusError423() throws {
+        emulator.inject(.httpError(status: 423, message: Self.databaseDeactivated))
+        let error = try fetch()
+        if let decoding = error as? DecodingError, emulator.requests.count == 1 {
+            throw fail("""
+                The emulator answered 423 Locked ({"error" : "\(Self.databaseDeactivated)"}: Firebase refuses every \
+                request with 423 once the database's owner has deactivated it), and fetchMessageThreads passed a \
+                DecodingError (\(oneLine(decoding))): the 423 went into the decoder. A status check that lists the \
+                refusals it knows (401, 404, 500...599) lets every other one through — Firebase also answers 402 over \
+                quota and 423 deactivated, and a proxy in front of it answers anything. A refusal is every status \
+                outside 200...299, whatever its number: `!(200...299).contains(status)`. See LESSONS.md §4.4.
+                """)
+        }
+        try checkHTTPStatusError(error, status: 423, answer: "423 Locked (the database deactivated by its owner)")
+    }
+
     func test_fetchMessageThreads_serverError_withAnHTMLPage_passesHTTPStatusError502() throws {
         emulator.inject(.page(status: 502, contentType: "text/html", body: Self.badGatewayPage))
         let error = try fetch()
@@ -366,6 +393,15 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         let error = try fetch()
         guard let status = error as? HTTPStatusError, status.statusCode == 401 else {
             throw fail("setup: the body can be checked only on an HTTPStatusError with statusCode 401, and fetchMessageThreads passed \(error.map(oneLine) ?? "nil"); test_fetchMessageThreads_permissionDenied_passesHTTPStatusError401 says what is wrong.")
+        }
+        if status.body.hasPrefix("Optional(") {
+            throw fail("""
+                fetchMessageThreads passed HTTPStatusError(statusCode: 401) with the body \(status.body.debugDescription): \
+                the server's text wrapped in `Optional(…)`, its quotes and line breaks escaped. That is what string \
+                interpolation writes for an optional, `"\\(String(data: data, encoding: .utf8))"` (the compiler only \
+                warns): its debug description, not the text. Pass the text itself, \
+                `String(decoding: data, as: UTF8.self)`, or unwrap the optional first (`?? ""`). See LESSONS.md §4.4.
+                """)
         }
         XCTAssertTrue(status.body.contains("Permission denied"), """
             fetchMessageThreads passed HTTPStatusError(statusCode: 401) with the body \(status.body.debugDescription); \
@@ -648,6 +684,10 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         lock.lock(); defer { lock.unlock() }
         return (0..<2).map { (calls[$0], errors[$0], seen[$0]) }
     }
+
+    /// The error text of the emulator's 423 Locked, the status Firebase answers for a database its owner deactivated
+    /// (shared/firebase-rest.md lists the status; this wording is the kit's, not a recorded one).
+    static let databaseDeactivated = "This database has been deactivated by its owner."
 
     /// Firebase's answer (404) to a request for a database that does not exist: a wrong database URL.
     static let databaseNotFound = "Firebase error. Please ensure that you have the URL of your Firebase Realtime Database instance configured correctly."

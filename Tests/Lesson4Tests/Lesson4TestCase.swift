@@ -492,6 +492,18 @@ class Lesson4TestCase: LabTestCase {
                 not append to it. See LESSONS.md §4.5.
                 """, file: file, line: line)
         }
+        if !before.isEmpty, actual.count == before.count, expected.count < before.count,
+           Set(actualIDs.prefix(expected.count)) == Set(expectedByID.keys),
+           Array(actualIDs.dropFirst(expected.count)) == before.dropFirst(expected.count).map(\.identifier) {
+            let left = before.dropFirst(expected.count)
+            throw fail("""
+                After the second fetch `messageThreads` holds \(actual.count) threads: the \(expected.count) fetched, then \
+                \(Self.list(left.map(\.title))), the last \(left.count) of the first fetch's list, left at the end. The \
+                fetched threads were written over the old list row by row, and the rows past the new count were never \
+                removed: a thread deleted on the server stays, or shows twice. A successful fetch replaces the whole \
+                list: `self.messageThreads = sorted` (or remove the rows past the new count). See LESSONS.md §4.5.
+                """, file: file, line: line)
+        }
         let counts = Dictionary(actualIDs.map { ($0, 1) }, uniquingKeysWith: +)
         if let twice = counts.first(where: { $0.value > 1 }) {
             throw fail("""
@@ -595,15 +607,40 @@ class Lesson4TestCase: LabTestCase {
         let gotTimes = got.messages.map(\.timestamp), wantedTimes = wanted.messages.map(\.timestamp)
         if gotTimes != wantedTimes, got.messages.map(\.text) == wanted.messages.map(\.text),
            got.messages.map(\.sender) == wanted.messages.map(\.sender) {
+            let (gotTime, wantedTime) = zip(gotTimes, wantedTimes).first { $0.0 != $0.1 } ?? (gotTimes.first ?? Date(), wantedTimes.first ?? Date())
             return """
-                \(head) its messages have other timestamps (\(gotTimes.first.map { "\($0)" } ?? "?") where the \
-                database says \(wantedTimes.first.map { "\($0)" } ?? "?")). The database stores seconds since \
-                1 January 2001, which is what a plain JSONDecoder() reads a Date as: do not set a \
-                dateDecodingStrategy (and reading the number yourself, make it \
-                `Date(timeIntervalSinceReferenceDate:)`, not `timeIntervalSince1970`). See LESSONS.md §4.2.
+                \(head) its messages have other timestamps (\(gotTime) where the database says \(wantedTime)). \
+                \(timestampAdvice(got: gotTime, stored: wantedTime)) See LESSONS.md §4.2.
                 """
         }
         return "\(head) its messages differ (got \(got.messages.map(\.text)), expected \(wanted.messages.map(\.text))). \(tail)"
+    }
+
+    /// Says why a fetched timestamp `got` differs from the stored one: the fraction of a second dropped (an Int), a
+    /// Float's 7 digits, or the wrong reference date or strategy.
+    static func timestampAdvice(got: Date, stored: Date) -> String {
+        let gotSeconds = got.timeIntervalSinceReferenceDate, storedSeconds = stored.timeIntervalSinceReferenceDate
+        let off = abs(gotSeconds - storedSeconds)
+        if off < 1, gotSeconds == gotSeconds.rounded(), gotSeconds == storedSeconds.rounded(.towardZero) || gotSeconds == storedSeconds.rounded() {
+            return """
+                It is the stored time without its fraction of a second: the number was read as an Int (`intValue`, \
+                `as? Int`) or rounded to whole seconds. The database stores seconds since 2001 with their fraction: \
+                read it as a Double (`doubleValue`) and make it `Date(timeIntervalSinceReferenceDate:)` — or let a \
+                plain JSONDecoder() read the Date.
+                """
+        }
+        if off < 64, Double(Float(gotSeconds)) == gotSeconds {
+            return """
+                It is the stored time as a Float holds it: a Float keeps about 7 significant digits and the \
+                timestamp has 15, so it comes back \(Int(off.rounded())) s off. Read the number as a Double \
+                (`doubleValue`, `as? Double`), never `floatValue` — or let a plain JSONDecoder() read the Date.
+                """
+        }
+        return """
+            A plain JSONDecoder() reads a Date as the database stores it, seconds since 1 January 2001: do not set a \
+            dateDecodingStrategy (and reading the number yourself, make it `Date(timeIntervalSinceReferenceDate:)`, \
+            not `timeIntervalSince1970`).
+            """
     }
 
     /// Orders a learner might sort by instead of String's `<`, each with the words that name it.
