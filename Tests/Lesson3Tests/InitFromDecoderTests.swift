@@ -260,13 +260,13 @@ final class InitFromDecoderTests: Lesson3TestCase {
                                    ("lesson3/thread-messages-array-without-timestamp.json", "in a JSON array, as a PUT leaves them,", "timestamp"),
                                    ("lesson3/thread-message-without-sender.json", "under a push ID", "sender"),
                                    ("lesson3/thread-message-timestamp-as-text.json", "under a push ID", "timestamp")] {
-            let children = (try? fixture(path).json["messages"]).flatMap { messages in messages.objectValue.map { Array($0.values) } ?? messages.arrayValue } ?? []
+            let (data, json) = try fixture(path)
+            let children = json["messages"].objectValue.map { Array($0.values) } ?? json["messages"].arrayValue ?? []
             // "without "timestamp"", or "whose "timestamp" is text, "Sat Aug 11 …", not a number".
             let problem = children.lazy.compactMap { child -> String? in
                 guard let text = child[key].stringValue, key == "timestamp" else { return nil }
                 return "whose \"\(key)\" is text, \(text.debugDescription), and is not a number (seconds since 2001),"
             }.first ?? "without \"\(key)\""
-            let (data, json) = try fixture(path)
             guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
                 throw fail(Self.notReturned(decoding: "Fixtures/\(path), where a message \(place) is \(problem)",
                                             loopHint: path.contains("array") ? """
