@@ -79,6 +79,38 @@ final class EncodeEntryTests: Lesson5TestCase {
             """)
     }
 
+    func test_encode_anEmptyTitle_isWrittenAsItIs() throws {
+        // An entry with a text only: its title is the empty string, a value like any other.
+        let record = EntryStore.Record(title: "", bodyText: "No title today, just this line.",
+                                       timestamp: Date(timeIntervalSinceReferenceDate: 5.84290000375E8),
+                                       identifier: "B3C4D5E6-F708-4192-A3B4-C5D6E7F80912", mood: "😐")
+        let object = try encoded(insert(record))
+        guard let title = object["title"] else { return }  // a key left out: test_encode_writesExactlyTheFiveKeysOfTheJournal
+        XCTAssertEqual(title, JSONValue.string(""), """
+            encode(to:) wrote "title": \(title.description) for an entry whose title is empty (""), written with a text \
+            only. Write the entry's own values as they are: a placeholder ("Untitled", what the list may show for it) \
+            is a title the user never wrote, which the server then holds and every other copy of the app shows. The \
+            empty title is the empty string, "title": "". See LESSONS.md §5.2.
+            """)
+    }
+
+    func test_encode_textWithItsWhitespace_isWrittenAsItIs() throws {
+        // A text view leaves the text as typed: a newline at the end, a space before it.
+        let record = EntryStore.Record(title: " Ferry notes ", bodyText: "Departure 07:40.\n\nPUT is idempotent. \n",
+                                       timestamp: Date(timeIntervalSinceReferenceDate: 5.84287033345E8),
+                                       identifier: "E1D2C3B4-A596-4877-8695-A4B3C2D1E0F9", mood: "😐")
+        let object = try encoded(insert(record))
+        let (title, bodyText) = (object["title"]?.stringValue, object["bodyText"]?.stringValue)
+        guard let writtenTitle = title, let writtenText = bodyText else { return }  // the other tests say why
+        XCTAssertTrue(writtenTitle == record.title && writtenText == record.bodyText, """
+            The entry's title is \(String(reflecting: record.title)) and its bodyText ends with a newline, \
+            \(String(reflecting: String(record.bodyText.suffix(8)))) at its end; encode(to:) wrote "title": \
+            \(String(reflecting: writtenTitle)) and a bodyText that ends \(String(reflecting: String(writtenText.suffix(8)))). \
+            Write each value as it is: trimming whitespace and newlines changes what the user wrote, the server then \
+            holds another text, and the next sync finds the entry changed. See LESSONS.md §5.2.
+            """)
+    }
+
     /// Whether `number`, written for `seconds`, is that timestamp gone through a Float. For the sample a Float and a
     /// whole second can write the same number, so an entry whose Float differs from its whole second tells them apart.
     func writesAFloat(_ number: Double, for seconds: Double) throws -> Bool {

@@ -232,6 +232,22 @@ final class EntryRepresentationTests: Lesson5TestCase {
 
     func test_equal_anotherBodyText_isNotEqual() throws {
         try checkNotEqual(differingIn: "bodyText") { $0.bodyText += " Then it cleared up." }
+        // A text that differs only in a newline at its end (a text view leaves one) is another text all the same.
+        let record = try recorded()
+        let representation = try representation(of: record, setup: "comparing")
+        let withNewline = insert(record)
+        withNewline.bodyText += "\n"
+        let edited = insert(record)
+        edited.bodyText += " Then it cleared up."
+        guard !(edited == representation), !(representation == edited) else { return }  // reported above
+        if withNewline == representation || representation == withNewline {
+            XCTFail("""
+                An entry whose bodyText differs from the representation's only in a newline at its end is `==` to it, \
+                though another text is not: your `==` ignores whitespace (trimmingCharacters(in:)). A newline the user \
+                typed or deleted is a change like any other, and the sync would never copy it: compare the strings \
+                themselves (`lhs.bodyText == rhs.bodyText`). See LESSONS.md §5.5.
+                """)
+        }
     }
 
     func test_equal_anotherTimestamp_isNotEqual() throws {

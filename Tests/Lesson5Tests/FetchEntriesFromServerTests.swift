@@ -131,8 +131,46 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                 See LESSONS.md §5.8.
                 """)
         }
+        if let created = store.entries.first(where: { $0.identifier == Self.untitled.identifier }), created.title != "",
+           created.bodyText == Self.untitled.bodyText {
+            throw fail("""
+                The server held an entry whose title is empty (text "\(Self.untitled.bodyText)"); the sync created it \
+                with the title "\(created.title)". The sync does not judge the server's values, nor dress them: a \
+                placeholder ("Untitled", what the list may show for it) is a title the user never wrote, and the entry \
+                then differs from the server's at every sync. Create it with the empty title, as it is. See LESSONS.md §5.8.
+                """)
+        }
         try checkStore(holds: try Self.records(in: journal),
                        after: "one sync into an empty store of the journal plus an entry with an empty title")
+    }
+
+    /// An entry as typed in a text view: a space around its title, a newline at the end of its text.
+    static let typed = EntryStore.Record(
+        title: " Ferry notes ", bodyText: "Departure 07:40.\n\nPUT is idempotent. \n",
+        timestamp: Date(timeIntervalSinceReferenceDate: 5.84290100500E8),
+        identifier: "C5D6E7F8-0912-4A3B-8C4D-5E6F70819203", mood: "😐")
+
+    func test_sync_entryWithWhitespaceAroundItsText_isCreatedAsItIs() throws {
+        var entries = try Self.journal().objectValue ?? [:]
+        entries[Self.typed.identifier] = Self.json(of: Self.typed)
+        let journal = JSONValue.object(entries)
+        load(journal)
+        try syncSuccessfully()
+        if let created = store.entries.first(where: { $0.identifier == Self.typed.identifier }),
+           created.title != Self.typed.title || created.bodyText != Self.typed.bodyText,
+           created.title == Self.typed.title.trimmingCharacters(in: .whitespacesAndNewlines)
+            || created.bodyText == Self.typed.bodyText.trimmingCharacters(in: .whitespacesAndNewlines) {
+            throw fail("""
+                The server held an entry whose title is \(String(reflecting: Self.typed.title)) and whose bodyText ends \
+                with a newline, \(String(reflecting: String(Self.typed.bodyText.suffix(8)))) at its end; the sync created \
+                it with the title \(String(reflecting: created.title)) and a bodyText that ends \
+                \(String(reflecting: String(created.bodyText.suffix(8)))). The sync copies the server's values as they \
+                are: trimming whitespace and newlines changes what the user wrote, and the entry then differs from the \
+                server's at every sync. See LESSONS.md §5.8.
+                """)
+        }
+        try checkStore(holds: try Self.records(in: journal),
+                       after: "one sync into an empty store of the journal plus an entry whose text ends with a newline")
     }
 
     func test_sync_savesTheStoreOnce() throws {

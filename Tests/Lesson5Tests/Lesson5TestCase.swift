@@ -160,6 +160,13 @@ class Lesson5TestCase: LabTestCase {
         timestamp: Date(timeIntervalSinceReferenceDate: 5.84500000250E8),
         identifier: "F00DCAFE-0000-4000-8000-00000000D0D0", mood: "😐")
 
+    /// An entry the journal's Android app wrote: its identifier is a UUID in lower case (Java's `UUID.toString()`),
+    /// a key like any other, used as it is.
+    static let lowerCaseIdentifier = EntryStore.Record(
+        title: "Written on the phone", bodyText: "The Android app writes its UUIDs in lower case.",
+        timestamp: Date(timeIntervalSinceReferenceDate: 5.84460800250E8),
+        identifier: "6b1e4f2a-3c5d-4e7f-8a9b-0c1d2e3f4a5b", mood: "🙂")
+
     /// An entry another version of the app wrote, with a mood this one does not offer (not one of `Entry.moods`):
     /// a sync copies it as it is, like every other value.
     static let otherMood = EntryStore.Record(
@@ -397,10 +404,14 @@ class Lesson5TestCase: LabTestCase {
     static func otherCapitals(_ request: RecordedRequest, identifier: String) -> String {
         let key = "/\(identifier)"
         guard request.path != key, request.path.lowercased() == key.lowercased() else { return "" }
+        let upper = request.path != key.uppercased() ? "" : """
+            , no `.uppercased()`, and no round trip through UUID(uuidString:) and its `uuidString`, which writes \
+            capitals (an identifier in lower case, as the journal's Android app writes them, is a key of its own)
+            """
         return """
             The URL has the identifier in other capitals (\(request.path.dropFirst()) for \(identifier)): Firebase \
             keys are case-sensitive, so that is another key — the entry is not there. Use `entry.identifier` as it is, \
-            with no `.lowercased()` (the same UUID in other capitals is another key).
+            with no `.lowercased()`\(upper) (the same UUID in other capitals is another key).
             """ + " "
     }
 

@@ -73,6 +73,22 @@ final class UpdateEntryTests: Lesson5TestCase {
             """)
     }
 
+    func test_update_entryThatDiffersOnlyInItsText_takesTheServersText() throws {
+        // Edited in another copy of the app: the text alone changed, the title, mood and timestamp kept.
+        let server = try Self.records(in: try Self.journalLater()).first { $0.identifier == Self.changedID }!
+        let stale = EntryStore.Record(title: server.title, bodyText: "Rain all day.", timestamp: server.timestamp,
+                                      identifier: server.identifier, mood: server.mood)
+        let representation = try representation(of: server, setup: "updating an entry")
+        let entry = insert(stale)
+        controller.update(entry: entry, with: representation)
+        XCTAssertEqual(entry.bodyText, server.bodyText, """
+            The store's entry and the server's differ only in the bodyText ("\(stale.bodyText)" in the store, \
+            "\(server.bodyText)" on the server): same title, mood and timestamp. After update(entry:with:) the \
+            entry's bodyText is "\(entry.bodyText)". Does update copy the text only when the title changed (or the \
+            timestamp)? Any value may change alone: copy each of them, every time. See LESSONS.md §5.6.
+            """)
+    }
+
     func test_update_copiesTextWithItsWhitespaceAsItIs() throws {
         // A text view leaves the text as typed: a newline at the end, a space before it.
         let (entry, server, _) = try staleEntryAndServerValues()
@@ -117,6 +133,22 @@ final class UpdateEntryTests: Lesson5TestCase {
             update(entry:with:) the entry's bodyText is "\(entry.bodyText)"\(entry.bodyText == before ? ", as before" : ""). \
             An empty string is a value like any other: copy it as it is. A check that skips empty values keeps text the \
             user deleted, and the entry differs from the server's at every sync. See LESSONS.md §5.6.
+            """)
+    }
+
+    func test_update_copiesAnEmptyTitle() throws {
+        let (entry, server, _) = try staleEntryAndServerValues()
+        let cleared = EntryStore.Record(title: "", bodyText: server.bodyText, timestamp: server.timestamp,
+                                        identifier: server.identifier, mood: server.mood)
+        let representation = try representation(of: cleared, setup: "updating an entry whose title was cleared")
+        let before = entry.title
+        controller.update(entry: entry, with: representation)
+        XCTAssertEqual(entry.title, "", """
+            The server's entry has an empty title (cleared in another copy of the app: the entry has a text only); \
+            after update(entry:with:) the entry's title is "\(entry.title)"\(entry.title == before ? ", as before" : ""). \
+            An empty title is a value like any other: copy it as it is. A check that skips empty values (`if \
+            !representation.title.isEmpty`) keeps a title the user deleted, and the entry differs from the server's at \
+            every sync. See LESSONS.md §5.6.
             """)
     }
 
