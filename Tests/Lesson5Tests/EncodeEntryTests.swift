@@ -62,6 +62,16 @@ final class EncodeEntryTests: Lesson5TestCase {
                 Encode each property for its own key. See LESSONS.md §5.2.
                 """)
         }
+        // An identifier in lower case (the journal's Android app writes its UUIDs so) is written as it is, too.
+        let phone = try encoded(insert(Self.lowerCaseIdentifier))
+        guard let identifier = phone["identifier"], object["identifier"] == expected["identifier"] else { return }
+        XCTAssertEqual(identifier, JSONValue.string(Self.lowerCaseIdentifier.identifier), """
+            encode(to:) wrote "identifier": \(identifier.description) for an entry whose identifier is \
+            \(Self.lowerCaseIdentifier.identifier), in lower case (as the journal's Android app writes UUIDs). Write \
+            the identifier as it is, the String: it is the entry's key, and keys are case-sensitive — a \
+            UUID(uuidString:), which JSONEncoder writes as its uuidString, in capitals, or an .uppercased(), makes it \
+            another key's. See LESSONS.md §5.2.
+            """)
     }
 
     func test_encode_anEmptyBodyText_isStillWritten() throws {

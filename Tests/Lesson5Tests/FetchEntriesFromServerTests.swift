@@ -255,6 +255,21 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                 identifier. See LESSONS.md §5.8.
                 """)
         }
+        let counts = Dictionary(store.entries.map { ($0.identifier, 1) }, uniquingKeysWith: +)
+        if let twice = counts.filter({ $0.value > 1 }).keys.sorted().first,
+           let entry = store.entries.first(where: { $0.identifier == twice }) {
+            // One sync after another creates no duplicates (test_sync_secondAndThirdSync_createNoDuplicates): these
+            // come from the two merges not seeing each other's entries.
+            throw fail("""
+                Two syncs started one right after the other, each called its completion once, and the store now holds \
+                "\(entry.title)" \(counts[twice]!) times (the server has it once): the second merge did not see the \
+                entries the first had just created. Does your sync look the store's entries up in a snapshot taken \
+                when fetchEntriesFromServer was called, before the request (`let existing = store.entries`, or a \
+                dictionary by identifier made then)? By the time the answer comes, that snapshot is stale. Look each \
+                entry up in the store when the answer is there, in the handler (fetchSingleEntryFromPersistentStore). \
+                See LESSONS.md §5.8.
+                """)
+        }
         try checkStore(holds: try Self.records(in: try Self.journal()), after: "two syncs started one right after the other")
     }
 

@@ -139,6 +139,46 @@ final class PutEntryTests: Lesson5TestCase {
             """)
     }
 
+    func test_put_twoPutsAtOnce_eachCallsItsCompletion() throws {
+        // The app creates an entry, and the user edits another before the first PUT is answered: two calls at once,
+        // two completions, each once, and both entries on the server.
+        let draft = newEntry()
+        let phone = insert(Self.lowerCaseIdentifier)
+        let (first, second) = (CompletionCounter<Error?>(), CompletionCounter<Error?>())
+        controller.put(entry: draft) { first.record($0) }
+        controller.put(entry: phone) { second.record($0) }
+        let until = Date(timeIntervalSinceNow: CompletionTimeouts.normal)
+        while first.calls.isEmpty || second.calls.isEmpty, Date() < until {
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.005))
+        }
+        settle()
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))  // a completion called twice comes now
+        try stopIfAStubRan()
+        let sent = traffic.received.filter { $0.method == "PUT" }.count
+        if first.calls.count != 1 || second.calls.count != 1 {
+            func told(_ counter: CompletionCounter<Error?>) -> String {
+                let count = counter.calls.count
+                return count == 0 ? "never came" : count == 1 ? "came once" : "came \(count) times"
+            }
+            throw fail("""
+                put(entry:) was called twice in a row, for two entries, the second time before the first PUT was \
+                answered (two PUTs at once: the app made one entry and the user edited another): the first call's \
+                completion \(told(first)), the second's \(told(second)); the server received \(sent) PUT(s). Every call \
+                sends its own request and gets its completion exactly once. A completion kept in a property until the \
+                answer comes is replaced by the next call's — keep each call's completion in its own closure; a PUT \
+                that returns at once while another is on its way (`guard !isSending else { return }`) is never sent. \
+                See LESSONS.md §5.3.
+                """)
+        }
+        for entry in [draft, phone] {
+            let stored = value(at: "/\(entry.identifier)")
+            XCTAssertTrue(stored == Self.json(of: entry.record), """
+                After two PUTs at once the server holds \(stored.description) at \(entry.identifier), not the entry \
+                "\(entry.title)" that was PUT there. Requests: \(requestSummary). See LESSONS.md §5.3.
+                """)
+        }
+    }
+
     func test_put_permissionDenied_passesHTTPStatusError401() throws {
         inject(.permissionDenied)
         try checkHTTPStatusError(try put(newEntry()), status: 401, from: exercise)
