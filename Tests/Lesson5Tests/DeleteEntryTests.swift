@@ -41,17 +41,7 @@ final class DeleteEntryTests: Lesson5TestCase {
             URL sent: \(request.url.absoluteString). See LESSONS.md §5.4.
             """)
         guard request.path == "/\(entry.identifier)" else { return }
-        // An entry the Android app wrote, its identifier in lower case: its key too, letter for letter.
-        clearRequests()
-        let phone = insert(Self.lowerCaseIdentifier)
-        _ = try deleteFromServer(phone)
-        let second = try onlyRequest(from: exercise)
-        XCTAssertEqual(second.path, "/\(Self.lowerCaseIdentifier.identifier)", """
-            \(Self.otherCapitals(second, identifier: Self.lowerCaseIdentifier.identifier))deleteEntryFromServer sent \
-            DELETE, for an entry whose identifier is in lower case (\(Self.lowerCaseIdentifier.identifier), as the \
-            journal's Android app writes UUIDs), to the path \(second.path); the entry lives at \
-            <baseURL>/\(Self.lowerCaseIdentifier.identifier).json, its identifier as it is. See LESSONS.md §5.4.
-            """)
+        try checkLowerCaseKey(from: exercise) { try deleteFromServer($0) }
     }
 
     func test_delete_sendsNoBody() throws {

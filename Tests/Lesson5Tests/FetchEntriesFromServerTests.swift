@@ -114,11 +114,16 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         title: "", bodyText: "No title today, just this line.", timestamp: Date(timeIntervalSinceReferenceDate: 5.84290000375E8),
         identifier: "B3C4D5E6-F708-4192-A3B4-C5D6E7F80912", mood: "😐")
 
-    func test_sync_entryWithAnEmptyTitle_isCreatedAsItIs() throws {
+    /// Loads the recorded journal with `record` added, as the server holds it, and returns it.
+    func loadJournal(adding record: EntryStore.Record) throws -> JSONValue {
         var entries = try Self.journal().objectValue ?? [:]
-        entries[Self.untitled.identifier] = Self.json(of: Self.untitled)
-        let journal = JSONValue.object(entries)
-        load(journal)
+        entries[record.identifier] = Self.json(of: record)
+        load(.object(entries))
+        return .object(entries)
+    }
+
+    func test_sync_entryWithAnEmptyTitle_isCreatedAsItIs() throws {
+        let journal = try loadJournal(adding: Self.untitled)
         try syncSuccessfully()
         let others = try Self.records(in: journal).filter { $0.identifier != Self.untitled.identifier }
         if !store.entries.contains(where: { $0.identifier == Self.untitled.identifier }),
@@ -151,10 +156,7 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         identifier: "C5D6E7F8-0912-4A3B-8C4D-5E6F70819203", mood: "😐")
 
     func test_sync_entryWithWhitespaceAroundItsText_isCreatedAsItIs() throws {
-        var entries = try Self.journal().objectValue ?? [:]
-        entries[Self.typed.identifier] = Self.json(of: Self.typed)
-        let journal = JSONValue.object(entries)
-        load(journal)
+        let journal = try loadJournal(adding: Self.typed)
         try syncSuccessfully()
         if let created = store.entries.first(where: { $0.identifier == Self.typed.identifier }),
            created.title != Self.typed.title || created.bodyText != Self.typed.bodyText,

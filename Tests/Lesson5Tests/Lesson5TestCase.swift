@@ -415,6 +415,21 @@ class Lesson5TestCase: LabTestCase {
             """ + " "
     }
 
+    /// After a write at the right key: the same call for an entry the journal's Android app wrote, its identifier in
+    /// lower case, must address that key too, letter for letter.
+    func checkLowerCaseKey(from exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+                           _ send: (Entry) throws -> Error?) throws {
+        clearRequests()
+        let key = Self.lowerCaseIdentifier.identifier
+        _ = try send(insert(Self.lowerCaseIdentifier))
+        let request = try onlyRequest(from: exercise, file: file, line: line)
+        XCTAssertEqual(request.path, "/\(key)", """
+            \(Self.otherCapitals(request, identifier: key))\(exercise.function) sent \(request.method), for an entry whose \
+            identifier is in lower case (\(key), as the journal's Android app writes UUIDs), to the path \(request.path); \
+            the entry lives at <baseURL>/\(key).json, its identifier as it is. See \(exercise.reference).
+            """, file: file, line: line)
+    }
+
     /// When `request` is a GET where a write was due: the two ways a GET goes out, to follow what was sent; "" otherwise.
     static func getInstead(_ request: RecordedRequest, of method: String) -> String {
         guard request.method == "GET" else { return "" }

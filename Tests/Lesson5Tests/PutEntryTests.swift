@@ -50,17 +50,7 @@ final class PutEntryTests: Lesson5TestCase {
             <baseURL>/\(identifier).json. URL sent: \(request.url.absoluteString). See LESSONS.md §5.3.
             """)
         guard request.path == "/\(identifier)" else { return }
-        // An entry the Android app wrote, its identifier in lower case: its key too, letter for letter.
-        clearRequests()
-        let phone = insert(Self.lowerCaseIdentifier)
-        _ = try put(phone)
-        let second = try onlyRequest(from: exercise)
-        XCTAssertEqual(second.path, "/\(Self.lowerCaseIdentifier.identifier)", """
-            \(Self.otherCapitals(second, identifier: Self.lowerCaseIdentifier.identifier))put(entry:) wrote an entry \
-            whose identifier is in lower case (\(Self.lowerCaseIdentifier.identifier), as the journal's Android app \
-            writes UUIDs) to the path \(second.path); it lives at <baseURL>/\(Self.lowerCaseIdentifier.identifier).json, \
-            its identifier as it is. See LESSONS.md §5.3.
-            """)
+        try checkLowerCaseKey(from: exercise) { try put($0) }
     }
 
     func test_put_bodyIsTheEntryAsJSON() throws {
