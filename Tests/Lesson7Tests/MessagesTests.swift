@@ -383,6 +383,20 @@ final class MessagesTests: Lesson7TestCase {
         if let wrong = FetchRoomsTests.wrongAuthorization(request, for: Self.ada) { XCTFail("postMessage: \(wrong) See LESSONS.md §7.2.") }
     }
 
+    /// Issue 20 (postMessage on a request of its own, its body written by JSONSerialization, with no `Content-Type`):
+    /// a body says what it is, as createRoom's does (§7.4).
+    func test_postMessage_labelsItsBodyAsJSON() throws {
+        seedConversation()
+        _ = try postMessage("Hello from Swift", in: 2)
+        let request = try onlyRequest(from: Self.postMessage)
+        let type = request.header("Content-Type")
+        XCTAssertTrue(type?.lowercased().hasPrefix("application/json") == true, """
+            postMessage sent \(request.summary) with \(type.map { "Content-Type: \($0)" } ?? "no Content-Type header"). \
+            A JSON body is labelled as one: `request.setValue("application/json", forHTTPHeaderField: "Content-Type")`, \
+            as createRoom's is (§7.4) — a server reads an unlabelled body as no JSON at all. See LESSONS.md §7.5.
+            """)
+    }
+
     func test_postMessage_givesTheMessageTheServerMade() throws {
         seedConversation()
         let posted = try requireSuccess(try postMessage("Hello from Swift", in: 2), of: Self.postMessage)
