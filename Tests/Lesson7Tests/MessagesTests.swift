@@ -383,6 +383,20 @@ final class MessagesTests: Lesson7TestCase {
         if let wrong = FetchRoomsTests.wrongAuthorization(request, for: Self.ada) { XCTFail("postMessage: \(wrong) See LESSONS.md §7.2.") }
     }
 
+    /// Issue 20 (postMessage on a request of its own, its body written by JSONSerialization, with no `Content-Type`):
+    /// a body says what it is, as createRoom's does (§7.4).
+    func test_postMessage_labelsItsBodyAsJSON() throws {
+        seedConversation()
+        _ = try postMessage("Hello from Swift", in: 2)
+        let request = try onlyRequest(from: Self.postMessage)
+        let type = request.header("Content-Type")
+        XCTAssertTrue(type?.lowercased().hasPrefix("application/json") == true, """
+            postMessage sent \(request.summary) with \(type.map { "Content-Type: \($0)" } ?? "no Content-Type header"). \
+            A JSON body is labelled as one: `request.setValue("application/json", forHTTPHeaderField: "Content-Type")`, \
+            as createRoom's is (§7.4) — a server reads an unlabelled body as no JSON at all. See LESSONS.md §7.5.
+            """)
+    }
+
     func test_postMessage_givesTheMessageTheServerMade() throws {
         seedConversation()
         let posted = try requireSuccess(try postMessage("Hello from Swift", in: 2), of: Self.postMessage)
@@ -499,6 +513,49 @@ final class MessagesTests: Lesson7TestCase {
             ?since=3 and ?since=2: remember each answer's newest id under its own room — the roomID the call was made \
             with, which its closure captures — not under a "current room" property that the next call changes while \
             this one is in flight. See LESSONS.md §7.5.
+            """)
+    }
+
+    /// Issue 20 (an assistant's "no overlapping polls": a poll of a room that has one on its way returns an id and
+    /// calls nothing, "the poll in flight brings the news"): two polls of one room at once — a timer firing while the
+    /// last poll is slow — are two calls, and each ends. The emulator holds both answers until both polls have
+    /// returned, so the order is the same every run.
+    func test_fetchNewMessages_twoPollsOfOneRoomAtOnce_eachEnds() throws {
+        seedConversation()
+        let service = self.service!
+        emulator.holdResponses()
+        let logs = [CallLog<[Message]>(), CallLog<[Message]>()]
+        let ids = [Returned<RequestID>(), Returned<RequestID>()]
+        for index in logs.indices {
+            DispatchQueue.global().async {
+                ids[index].set(service.fetchNewMessages(inRoom: 1, success: logs[index].success, failure: logs[index].failure))
+            }
+            _ = eventually { ids[index].value != nil || !StubLog.recorded.isEmpty }
+            if !StubLog.recorded.isEmpty {
+                emulator.releaseHeldResponses()
+                throw fail("stub")
+            }
+        }
+        guard ids.allSatisfy({ $0.value != nil }) else {
+            emulator.releaseHeldResponses()
+            throw fail("""
+                setup: two polls of room 1 at once need each fetchNewMessages to return while its answer is held;                 \(ids.filter { $0.value == nil }.count) did not return within 2 s. Requests: \(summary). \
+                See LESSONS.md §7.5.
+                """)
+        }
+        let sent = emulator.requests.count
+        emulator.releaseHeldResponses()
+        _ = eventually { logs.allSatisfy { !$0.calls.isEmpty } }
+        // Only a poll that sent nothing is judged here: one cancelled by the other, or both given one id, or a
+        // request whose answer went astray (tasks kept by URL) — §7.6's tests name those.
+        let silent = logs.indices.filter { logs[$0].calls.isEmpty }
+        guard sent < 2, let index = silent.first else { return }
+        XCTFail("""
+            Two polls of room 1 were started at once (a timer firing while the last poll was still on its way); both \
+            returned, but only \(sent) request reached the server, and poll \(index + 1) called neither closure within \
+            2 s. Each call is a call like any other: it sends its own request and ends with success or failure — a \
+            poll skipped "because another one of this room is on its way" leaves its caller waiting for ever (and one \
+            kept as "in flight" after a cancel or a lost answer stops that room's polling for good). See LESSONS.md §7.5.
             """)
     }
 }

@@ -44,6 +44,20 @@ final class RoomMembershipTests: Lesson7TestCase {
             """)
     }
 
+    /// Issue 20 (the JSON body sent with no `Content-Type`: the request helper labels nothing, or a request of the
+    /// call's own forgets it): a body says what it is — Lesson 6's json-server ignores an unlabelled one.
+    func test_createRoom_labelsItsBodyAsJSON() throws {
+        _ = try createRoom()
+        let request = try onlyRequest(from: Self.createRoom)
+        let type = request.header("Content-Type")
+        XCTAssertTrue(type?.lowercased().hasPrefix("application/json") == true, """
+            createRoom sent \(request.summary) with \(type.map { "Content-Type: \($0)" } ?? "no Content-Type header"). \
+            A JSON body is labelled as one: `request.setValue("application/json", forHTTPHeaderField: "Content-Type")` \
+            on every request that carries a body (and only on those) — a server reads an unlabelled body as no JSON at \
+            all, as json-server does (§6.5). See LESSONS.md §7.4.
+            """)
+    }
+
     func test_createRoom_isSignedIn() throws {
         _ = try createRoom()
         let request = try onlyRequest(from: Self.createRoom)
