@@ -223,6 +223,13 @@ final class EventStreamParserTests: Lesson8TestCase {
             && accented.parse(Data("event: put\ndata: \"é\"\n\n".utf8)) != [ServerSentEvent(name: "put", data: "\"é\"")]
     }
 
+    /// Whether the parser hands on an event for `event: put` and `data: 1` lines without their blank line: it takes
+    /// the end of a piece at a line end for a blank line.
+    private static func handsOnAtALineEnd() -> Bool {
+        var parser = EventStreamParser()
+        return !parser.parse(Data("event: put\ndata: 1\n".utf8)).isEmpty
+    }
+
     /// Whether the parser hands on nothing for the simplest event there is.
     private static func findsNoEventAtAll() -> Bool {
         var parser = EventStreamParser()
@@ -337,6 +344,15 @@ final class EventStreamParserTests: Lesson8TestCase {
                         Got \(Self.listed(got)).
                         """)
                 }
+                if wholeIsRight, !got.contains(where: { $0.data.contains("\u{FFFD}") }), Self.handsOnAtALineEnd() {
+                    throw fail("""
+                        \(how), parse(_:) handed on \(got.map(\.description)); in one piece the same bytes give the right \
+                        events. A piece that ends at a line end ended the event there: fed `event: put` and `data: 1` \
+                        lines without their blank line, parse(_:) already handed on an event. The end of a piece is no \
+                        blank line — keep the unfinished event for the next piece (cutting the buffer up to AND with its \
+                        last \\n and splitting that, the empty part after the last \\n is no line). See \(Self.parse.reference).
+                        """)
+                }
                 if wholeIsRight, !got.contains(where: { $0.data.contains("\u{FFFD}") }) {
                     throw fail("""
                         \(how), parse(_:) handed on \(got.map(\.description)); in one piece the same bytes give the right \
@@ -356,9 +372,21 @@ final class EventStreamParserTests: Lesson8TestCase {
         }
     }
 
+    /// Two of them alike (two keep-alives in a row, as a slow reader gets them): every event is handed on, an event
+    /// equal to the one before too.
     func test_severalEventsInOnePiece_areAllHandedOn_inOrder() throws {
-        let events = [Self.event("put", "/", "null"), Self.event("put", "/a", "1"), Self.event("patch", "/", #"{"b":2}"#)]
-        try check(try parse([Self.wire(events)]), events, "Fed three events in one piece")
+        let events = [Self.event("put", "/", "null"), Self.keepAlive, Self.keepAlive, Self.event("put", "/a", "1"),
+                      Self.event("patch", "/", #"{"b":2}"#)]
+        let got = try parse([Self.wire(events)])
+        if got == [events[0], Self.keepAlive, events[3], events[4]] {
+            throw fail("""
+                Fed five events in one piece, two keep-alives in a row among them, parse(_:) handed on one keep-alive: \
+                an event equal to the one before was dropped. Every event the stream sends is one to hand on — the \
+                parser does not judge them (a keep-alive twice is two keep-alives; a put sent twice is two puts). See \(Self.parse.reference).
+                Got \(Self.listed(got)).
+                """)
+        }
+        try check(got, events, "Fed five events in one piece (two keep-alives in a row among them)")
     }
 
     func test_crlfLineEndings_areNotPartOfTheText() throws {

@@ -66,7 +66,8 @@ final class ForumListenerTests: ListenerTestCase {
                 Use one EventStreamParser for the whole stream (a property of the listener), not a new one for each \
                 piece — nor a copy of it (`var parser = self.parser` taken under the lock: the parser is a struct, a \
                 value, so what the copy keeps is lost unless you store it back): it keeps an unfinished event until the \
-                rest arrives. See \(Self.listener.reference).
+                rest arrives. And hand each piece to parse(_:) once: it is mutating — a second call (in a debugging \
+                print of its events, say) takes the piece's events and feeds the same bytes again. See \(Self.listener.reference).
                 """)
         }
         let got = try update(1, after: "the snapshot in three pieces")
@@ -163,6 +164,10 @@ final class ForumListenerTests: ListenerTestCase {
         let stream = try listeningWithSnapshot()
         let forum = try Self.forumMessages()
         send([Self.event("put", "/\(forum[0].key)", "null"), Self.cancel], on: stream)
+        // The main thread stays busy while the piece is read, as in the test of two events in one piece: an update
+        // handed to the main queue runs once the whole piece is read — right when it carries its own closure, wrong
+        // when it reads `self.onUpdate` there, which the end has forgotten by then (a race without this wait).
+        Thread.sleep(forTimeInterval: 0.3)
         let error = try end(after: "a put and a `cancel` in one piece", cause: Self.modelErrorEnds)
         XCTAssertEqual(error as? ForumStreamError, .cancelled, """
             After a put and a `cancel`, onEnd got \(error); expected ForumStreamError.cancelled: the error apply(_:) \
@@ -253,6 +258,31 @@ final class ForumListenerTests: ListenerTestCase {
         XCTAssertEqual(calls.updates.count, 2, """
             Two keep-alive events and a put came; onUpdate was called \(calls.updates.count - 1) times after the \
             snapshot. A keep-alive is not data: no update. See \(Self.listener.reference).
+            """)
+    }
+
+    /// Firebase may add event names: one the model does not know changes nothing (§8.3), so it is no update either —
+    /// onUpdate follows a put or a patch, not every event but keep-alive.
+    func test_anUnknownEvent_givesNoUpdate() throws {
+        let stream = try listeningWithSnapshot()
+        let forum = try Self.forumMessages()
+        send([ServerSentEvent(name: "rules_debug", data: #"{"path":"/","data":null}"#)], on: stream)
+        send([Self.event("put", "/\(forum[0].key)", "null")], on: stream)
+        let calls = received!
+        let afterPut = Array(forum.dropFirst())
+        // Waits for the put's update itself, so an extra update before it is in by then.
+        guard Self.waitUntil({ calls.updates.contains(afterPut) || !calls.ends.isEmpty }) else {
+            throw fail("""
+                An event named `rules_debug` and then a put deleting one message came; within \(Int(Self.wait)) s no \
+                update showed that put (\(calls.updates.count) update(s) in all, onEnd: \(calls.ends.map { "\($0)" })). \
+                See \(Self.listener.reference).
+                """)
+        }
+        XCTAssertTrue(calls.ends.isEmpty, "After an event named `rules_debug`, onEnd got \(calls.ends.map { "\($0)" }): an event the model does not know changes nothing, and the stream goes on. See \(Self.listener.reference).")
+        XCTAssertEqual(calls.updates.count, 2, """
+            An event named `rules_debug` (one the model does not know, so it changes nothing) and a put came; onUpdate \
+            was called \(calls.updates.count - 1) times after the snapshot. Call onUpdate after a put or a patch only — \
+            not after every event but keep-alive. See \(Self.listener.reference).
             """)
     }
 

@@ -279,6 +279,28 @@ final class ForumModelTests: Lesson8TestCase {
             """)
     }
 
+    /// A client clearing one field (a PUT of null at "<key>/text", a PATCH of {"text": null}): Firebase sends a put of
+    /// null at that field. Only the field goes — the message is no whole message until its text is written again, and
+    /// then it shows with its own sender and timestamp.
+    func test_aPutOfNullAtAField_deletesThatFieldOnly() throws {
+        var model = try modelWithSnapshot()
+        let (key, expected) = try forum(withTextOf: "Chen", changedTo: "Back again")
+        try apply(Self.event("put", "/\(key)/text", "null"), to: &model)
+        try apply(Self.event("put", "/\(key)/text", #""Back again""#), to: &model)
+        if !model.messages.contains(where: { $0.key == key }), model.messages.count == expected.count - 1 {
+            throw fail("""
+                After a put of null at "/\(key)/text" (Chen's text deleted) and then a put of "Back again" there, Chen's \
+                message is missing: the null deleted the whole message, its sender and timestamp too, not only its text. \
+                A put of null deletes what is at its path — here one field of one message; the message's other fields \
+                stay (it is left out of messages while it has no text, and shows again once its text is written). See \(Self.model.reference).
+                """)
+        }
+        try expect(model, expected, after: "a put of null at \"/\(key)/text\", then a put there of \"Back again\"", mistake: """
+            A put of null deletes what is at its path only — one field here: the message keeps its sender and timestamp, \
+            and its new text makes it whole again.
+            """)
+    }
+
     /// A thread whose messages are all deleted at once (Lesson 5's DELETE of the thread, or a PUT of null at its
     /// messages): Firebase sends a put of null at "/".
     func test_aPutOfNullAtTheRoot_deletesEveryMessage() throws {
@@ -493,21 +515,22 @@ final class ForumModelTests: Lesson8TestCase {
         throw fail("For `auth_revoked`, apply(_:) returned normally; it should throw ForumStreamError.authRevoked(reason): the credential expired and the stream ends. See \(Self.model.reference).")
     }
 
-    /// Three snapshots of eight messages with one timestamp: a sort by timestamp alone leaves them in the
+    /// Three snapshots of ten messages with one timestamp: a sort by timestamp alone leaves them in the
     /// dictionary's order, which is random per process — with one snapshot of five it came out right once in 120 runs.
     func test_messagesWithTheSameTimestamp_areOrderedByKey() throws {
         let time = Date(timeIntervalSinceReferenceDate: 750_000_000)
         for round in ["a", "b", "c"] {
             var model = ForumModel()
-            // Upper case, `_` and lower case are different digits of a push ID: byte order, not case-blind order.
-            let keys = ["h", "C", "f", "A", "g", "_", "b", "e"].map { "-NsA9\(round)\($0)" }
+            // Upper case, `_` and lower case are different digits of a push ID: byte order, not case-blind order; and
+            // a push ID's digits are characters, not numbers: "10" comes before "9z" (a `.numeric` compare puts 9 first).
+            let keys = ["h", "C", "f", "A", "g", "_", "b", "e", "9z", "10"].map { "-NsA9\(round)\($0)" }
             // One sender, and texts in another order than the keys': only the key orders them (a tie broken by sender
             // or by text is no order here).
             let messages = keys.enumerated().map { ForumMessage(key: $1, text: "same time \($0)", sender: "Ana", timestamp: time) }
             let object = messages.map { #""\#($0.key)":\#(Self.json($0))"# }.joined(separator: ",")
             try apply(Self.event("put", "/", "{\(object)}"), to: &model)
-            try expect(model, messages.sorted { $0.key < $1.key }, after: "a snapshot of eight messages with the same timestamp",
-                       mistake: "Messages with the same timestamp go in the order of their keys, compared as they are (String's <: for push IDs upper case, then `_`, then lower case — not lowercased), so the list never changes order by chance.")
+            try expect(model, messages.sorted { $0.key < $1.key }, after: "a snapshot of ten messages with the same timestamp",
+                       mistake: "Messages with the same timestamp go in the order of their keys, compared as they are (String's <: for push IDs digits, then upper case, then `_`, then lower case — not lowercased, and digits not read as numbers: \"10\" before \"9z\", not a `.numeric` or localized compare), so the list never changes order by chance.")
         }
     }
 }
