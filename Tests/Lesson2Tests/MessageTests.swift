@@ -296,7 +296,7 @@ final class MessageTests: Lesson2TestCase {
                 a device whose clock runs ahead is for the app to handle.
                 """ + " " : changed.isEmpty ? "" : """
                 The JSON holds what the message was given, but \(changed.joined(separator: "; ")): your decoding changes \
-                it (trimming? a stand-in for an empty text or sender? a length limit?). A message keeps exactly what the data holds — what to \
+                it (trimming? a stand-in for an empty sender or text? a length limit?). A message keeps exactly what the data holds — what to \
                 show is for the screens to decide.
                 """ + " "
             let wentOut = given.text.count > 120 ? "a message with a text of \(given.text.count) characters" : String(decoding: data, as: UTF8.self)
@@ -410,6 +410,18 @@ final class MessageTests: Lesson2TestCase {
                 property — text, sender and timestamp, exactly — as the one Swift writes for a struct does: don't write your own ==. \
                 See LESSONS.md §2.2.
                 """)
+        }
+        // App code that writes `message != other` calls Message's own `!=` when it declares one (the compiler picks it
+        // over Equatable's `!(lhs == rhs)`): it must say the opposite of == for each of these pairs.
+        let pairs = [("two messages built from the same text, sender and timestamp", twin)]
+            + others.map { ("two messages that differ only in their \($0.property)", $0.other) }
+        for (what, other) in pairs where (message != other) == (message == other) {
+            XCTFail("""
+                For \(what), your == answers \(message == other) and your != answers \(message != other) too: your own \
+                `!=` is not the opposite of ==. Equatable already gives MessageThread.Message a != (`!(lhs == rhs)`): delete \
+                yours, or write it as `!(lhs == rhs)` — a `!=` of your own must compare all that == compares. See LESSONS.md §2.2.
+                """)
+            return
         }
     }
 }
