@@ -96,8 +96,9 @@ final class MessageTests: Lesson2TestCase {
     }
 
     func test_message_keepsWhatItIsGivenUnchanged() throws {
-        // Spaces, a tab, a newline, lower case and a fraction of a second: what a careful initialiser might "tidy".
-        let text = "  Two spaces,\ta tab and a newline\n", sender = "ada lovelace"
+        // Spaces, a tab, a Windows line end, a newline, lower case, a name with spaces at its ends and a fraction of a
+        // second: what a careful initialiser might "tidy".
+        let text = "  Two spaces,\ta tab, a Windows line end\r\nand a newline\n", sender = " ada lovelace "
         let date = Date(timeIntervalSinceReferenceDate: 600_000_000.123456)
         let message = MessageThread.Message(text: text, sender: sender, timestamp: date)
         let json = try encoded(message, exercise)
@@ -110,7 +111,8 @@ final class MessageTests: Lesson2TestCase {
             encodes to \(json.description), not \(expected.description): \(differences.joined(separator: "; ")). \
             \(storage.isEmpty ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what changes it."
                 : "In the message your initialiser built, \(storage.joined(separator: "; ")).") A message keeps exactly what it \
-            is given — no trimming, no change of case, no rounding: store each parameter unchanged. See LESSONS.md §2.2.
+            is given — no trimming (of the sender's name either), no change of case or of line endings ("\\r\\n" stays \
+            "\\r\\n"), no rounding: store each parameter unchanged. See LESSONS.md §2.2.
             """)
     }
 
@@ -172,7 +174,7 @@ final class MessageTests: Lesson2TestCase {
         for (name, value) in [("text", text), ("sender", sender)] where json[name] != .string(value) {
             changes.append("the \(name) \(JSONValue.string(value).description) is written as \(json[name].description)")
         }
-        guard !changes.isEmpty else { return }
+        guard !changes.isEmpty else { return try requireEmptyTextKept() }
         let escaped = ["&lt;", "&gt;", "&amp;", "&quot;", "&#39;", "&apos;"].contains { entity in
             ["text", "sender"].contains { json[$0].stringValue?.contains(entity) == true }
         }
@@ -181,6 +183,22 @@ final class MessageTests: Lesson2TestCase {
             timestamp: <a date>) does not keep what it is given: \(changes.joined(separator: "; ")).\
             \(escaped ? " Your initialiser escapes it as HTML (&lt;, &amp;, &quot;): escaping belongs where the text is put into a web page, and JSONEncoder already escapes what JSON needs — a model that escapes stores another text, and escapes again each time it is saved." : "") \
             A message keeps exactly what it is given — no escaping, no filtering: store each parameter unchanged. See LESSONS.md §2.2.
+            """)
+    }
+
+    /// The rest of test_message_keepsWhatItIsGivenUnchanged: what a careful initialiser might "fill in" — an empty text,
+    /// which a screen may show with a placeholder.
+    func requireEmptyTextKept() throws {
+        let message = MessageThread.Message(text: "", sender: "Ada", timestamp: Self.sampleDate)
+        let json = try encoded(message, exercise)
+        guard json["text"] != .string("") else { return }
+        let held = Self.stored(message)["text"].flatMap(Self.unwrap) as? String
+        XCTFail("""
+            MessageThread.Message(text: "", sender: "Ada", timestamp: <a date>) encodes "text": \(json["text"].description), \
+            not "": \(held == "" ? "your `text` property holds the empty text, so your own encoding (CodingKeys or `encode(to:)`) is what changes it"
+                : "your initialiser stores \(held.map { JSONValue.string($0).description } ?? "something else") for the empty text"). \
+            A message keeps exactly what it is given, an empty text too: a placeholder such as "(no text)" is for the \
+            screen that shows it to choose. Store each parameter unchanged. See LESSONS.md §2.2.
             """)
     }
 
@@ -244,6 +262,8 @@ final class MessageTests: Lesson2TestCase {
             (text: String(repeating: "Lorem ipsum dolor sit amet. ", count: 200), sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_001.25)),
             // And one dated in the future (2051: a device whose clock runs ahead), which a decoding that "corrects" dates changes.
             (text: "From the future", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 1_600_000_000.5)),
+            // And an empty text and a sender with spaces at its ends, which a decoding that fills in or tidies changes.
+            (text: "", sender: "  Grace ", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_002.75)),
         ]
         for given in values {
             let message = MessageThread.Message(text: given.text, sender: given.sender, timestamp: given.timestamp)
@@ -276,7 +296,7 @@ final class MessageTests: Lesson2TestCase {
                 a device whose clock runs ahead is for the app to handle.
                 """ + " " : changed.isEmpty ? "" : """
                 The JSON holds what the message was given, but \(changed.joined(separator: "; ")): your decoding changes \
-                it (trimming? a stand-in for an empty sender? a length limit?). A message keeps exactly what the data holds — what to \
+                it (trimming? a stand-in for an empty sender or text? a length limit?). A message keeps exactly what the data holds — what to \
                 show is for the screens to decide.
                 """ + " "
             let wentOut = given.text.count > 120 ? "a message with a text of \(given.text.count) characters" : String(decoding: data, as: UTF8.self)
@@ -390,6 +410,18 @@ final class MessageTests: Lesson2TestCase {
                 property — text, sender and timestamp, exactly — as the one Swift writes for a struct does: don't write your own ==. \
                 See LESSONS.md §2.2.
                 """)
+        }
+        // App code that writes `message != other` calls Message's own `!=` when it declares one (the compiler picks it
+        // over Equatable's `!(lhs == rhs)`): it must say the opposite of == for each of these pairs.
+        let pairs = [("two messages built from the same text, sender and timestamp", twin)]
+            + others.map { ("two messages that differ only in their \($0.property)", $0.other) }
+        for (what, other) in pairs where (message != other) == (message == other) {
+            XCTFail("""
+                For \(what), your == answers \(message == other) and your != answers \(message != other) too: your own \
+                `!=` is not the opposite of ==. Equatable already gives MessageThread.Message a != (`!(lhs == rhs)`): delete \
+                yours, or write it as `!(lhs == rhs)` — a `!=` of your own must compare all that == compares. See LESSONS.md §2.2.
+                """)
+            return
         }
     }
 }

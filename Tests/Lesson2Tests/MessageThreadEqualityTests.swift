@@ -177,6 +177,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
             Two threads that differ only in their identifier compare equal (==). The same title is not the same thread: \
             the identifier is its key in the database. Compare the identifier too. See LESSONS.md §2.4.
             """)
+        checkNotEqualAgrees(first, second, "two threads that differ only in their identifier")
         let lower = thread(identifier: Self.sampleThreadID.lowercased())
         try requireInitialiserKeeps(first, lower, sameValues: false, "identifiers that differ only in case")
         XCTAssertFalse(first == lower || lower == first, """
@@ -225,6 +226,7 @@ final class MessageThreadEqualityTests: Lesson2TestCase {
                 \(left.count != right.count ? " A comparison that stops at the shorter list (zip) never sees a missing or extra message." : "") \
                 See LESSONS.md §2.4.
                 """)
+            checkNotEqualAgrees(lhs, rhs, "two threads with the same title and identifier whose messages differ (\(difference))")
         }
     }
 

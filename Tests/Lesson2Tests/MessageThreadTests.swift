@@ -264,6 +264,8 @@ final class MessageThreadTests: Lesson2TestCase {
             ("  Codable: nesting ", "0d4ce3a0-7c2b-4b61-9a8e-3f1b2c4d5e6f"),
             ("REST APIs", "-LJNQ2zNeL4bwG1qpwYB"),
             ("", "thread-1"),
+            ("A key with spaces", " thread 3 "),
+            ("A title\non two lines", "thread-4"),
             (String(repeating: "A thread with a long title. ", count: 10), "thread-2"),
         ]
         for (title, identifier) in cases {
@@ -293,8 +295,8 @@ final class MessageThreadTests: Lesson2TestCase {
                 \(storage.isEmpty ? "Each property holds its parameter, so your own encoding (CodingKeys or `encode(to:)`) is what changes it."
                     : "In the thread your initialiser built, \(storage.joined(separator: "; ")).")\
                 \(declared.map { " Your `identifier` property is declared \($0): declare it a `String`, as the data's keys are — the identifier is whatever key the app chose, not always an upper-case UUID." } ?? "") \
-                A thread keeps exactly what it is given — no trimming, no change of case, no stand-in for an empty \
-                title: store each parameter unchanged. \
+                A thread keeps exactly what it is given — no trimming (of the identifier either), no change of case, \
+                no title joined into one line, no stand-in for an empty title: store each parameter unchanged. \
                 See LESSONS.md §2.3.
                 """)
             return
@@ -329,12 +331,14 @@ final class MessageThreadTests: Lesson2TestCase {
             later,
             MessageThread.Message(text: "Zero", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 599_999_940.75)),
         ]
-        // Then a title with spaces at its ends, a lower-case UUID as identifier (a key the app chose) and a message with
-        // an empty text, then an empty title and a push ID: what a decoding that "tidies", "validates" or fills in the
-        // server's data changes.
+        // Then a title with spaces at its ends, a lower-case UUID as identifier (a key the app chose), a message with an
+        // empty text and one with an empty sender; then an empty title and a push ID; then an identifier with spaces in
+        // it: what a decoding that "tidies", "validates" or fills in the server's data changes.
         let blank = MessageThread.Message(text: "", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_120.5))
+        // And a message with an empty sender (an anonymous post), which a decoding that filters "spam" drops.
+        let anonymous = MessageThread.Message(text: "Anonymous", sender: "", timestamp: Date(timeIntervalSinceReferenceDate: 600_000_180.5))
         try requireSteadyMessageEquality()
-        for message in messages + [blank] {
+        for message in messages + [blank, anonymous] {
             let back = try? JSONDecoder().decode(MessageThread.Message.self, from: JSONEncoder().encode(message))
             if !(back.map { $0 == message } ?? false) {
                 throw fail("""
@@ -345,8 +349,9 @@ final class MessageThreadTests: Lesson2TestCase {
         }
         let threads = [
             MessageThread(title: "Round trip", messages: messages),
-            MessageThread(title: "  Round trip ", identifier: "0d4ce3a0-7c2b-4b61-9a8e-3f1b2c4d5e6f", messages: [messages[1], blank]),
+            MessageThread(title: "  Round trip ", identifier: "0d4ce3a0-7c2b-4b61-9a8e-3f1b2c4d5e6f", messages: [messages[1], blank, anonymous]),
             MessageThread(title: "", identifier: "-LJNQ2zNeL4bwG1qpwYB", messages: [messages[1]]),
+            MessageThread(title: "A key with spaces", identifier: " thread 3 ", messages: [messages[1]]),
         ]
         for thread in threads {
             let before = try encoded(thread, exercise)
@@ -370,6 +375,8 @@ final class MessageThreadTests: Lesson2TestCase {
             for message in received { if let index = missing.firstIndex(of: message.description) { missing.remove(at: index) } }
             let droppedBlank = received.count < sent.count && !missing.isEmpty
                 && sent.filter { missing.contains($0.description) }.allSatisfy { $0["text"] == .string("") }
+            let droppedAnonymous = received.count < sent.count && !missing.isEmpty
+                && sent.filter { missing.contains($0.description) }.allSatisfy { $0["sender"] == .string("") }
             // The title and the identifier the data held unchanged, and what the decoded thread holds instead.
             let held = Self.stored(back)
             let changed = ["title", "identifier"].filter { name in
@@ -379,6 +386,8 @@ final class MessageThreadTests: Lesson2TestCase {
             }
             let cause = droppedBlank
                 ? " It went out with \(sent.count) messages and came back with \(received.count): your decoding drops the message whose text is empty. Keep every message the data holds — what to show is for the screens to decide."
+                : droppedAnonymous
+                ? " It went out with \(sent.count) messages and came back with \(received.count): your decoding drops the message with an empty sender (an anonymous post). Keep every message the data holds — how to show a missing name is for the screens to decide."
                 : received.count < sent.count && Set(received.map(\.description)) == Set(sent.map(\.description))
                 ? " It went out with \(sent.count) messages, one of them twice, and came back with \(received.count): your decoding drops a message equal to one before it. A message given twice must come back twice — two POSTs of the same words are two messages."
                 : received.count == sent.count && received != sent && received == sent.reversed()
