@@ -137,6 +137,21 @@ final class EntryRepresentationTests: Lesson5TestCase {
             """)
     }
 
+    /// An entry the journal's Android app wrote: its identifier in lower case is a key like any other, and the
+    /// representation keeps it as the server holds it.
+    func test_equal_anEntryWithALowerCaseIdentifier_equalsItsRepresentation() throws {
+        let record = Self.lowerCaseIdentifier
+        let representation = try representation(of: record, setup: "comparing")
+        let entry = insert(record)
+        XCTAssertTrue(entry == representation && representation == entry, """
+            An entry the journal's Android app wrote, its identifier in lower case (\(record.identifier)), and the \
+            representation decoded from its JSON have the same values, but `==` says they differ. The identifier is a \
+            key: keep it as the server holds it, a String, letter for letter. A `UUID` property (or a round trip \
+            through `UUID(uuidString:)`) gives it back in capitals, as its `uuidString` — another key, under which the \
+            sync would create the entry, and which put and delete would address. See LESSONS.md §5.5.
+            """)
+    }
+
     func test_notEqual_isTheOppositeOfEqualInBothOrders() throws {
         let record = try recorded()
         let representation = try representation(of: record, setup: "comparing")

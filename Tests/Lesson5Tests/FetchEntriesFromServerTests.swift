@@ -175,6 +175,14 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                        after: "one sync into an empty store of the journal plus an entry whose text ends with a newline")
     }
 
+    func test_sync_entryWithALowerCaseIdentifier_isCreatedUnderItAsItIs() throws {
+        let journal = try loadJournal(adding: Self.lowerCaseIdentifier)
+        try syncSuccessfully()
+        try checkStore(holds: try Self.records(in: journal), after: """
+            one sync into an empty store of the journal plus an entry the Android app wrote, its identifier in lower case
+            """)
+    }
+
     func test_sync_savesTheStoreOnce() throws {
         try syncSuccessfully()
         let saves = store.saveCount
@@ -745,7 +753,8 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                 \(renamed.count > 1 ? " (and \(renamed.count - 1) more like it)" : ""). Firebase keys are case-sensitive, \
                 so that is another key: the next sync cannot find the entry, and put and delete address a key the server \
                 does not have. Create each entry with the representation's identifier as it is, \
-                `Entry(…, identifier: representation.identifier, store:)` — no `.lowercased()`. See LESSONS.md §5.8.
+                `Entry(…, identifier: representation.identifier, store:)` — no `.lowercased()` or `.uppercased()`, no \
+                round trip through `UUID(uuidString:)` (its `uuidString` is in capitals). See LESSONS.md §5.8.
                 """
         }
         if let example = renamed.first {

@@ -470,21 +470,7 @@ final class MessagesTests: Lesson7TestCase {
     /// until both polls are in flight, so the order is the same every run.
     func test_fetchNewMessages_twoRoomsPolledAtOnce_eachRemembersItsOwn() throws {
         seedConversation()
-        let service = self.service!
-        emulator.holdResponses()
-        let logs = [CallLog<[Message]>(), CallLog<[Message]>()]
-        let ids = [Returned<RequestID>(), Returned<RequestID>()]
-        for (index, room) in [1, 2].enumerated() {
-            let before = emulator.requests.count
-            DispatchQueue.global().async {
-                ids[index].set(service.fetchNewMessages(inRoom: room, success: logs[index].success, failure: logs[index].failure))
-            }
-            _ = eventually { (ids[index].value != nil && emulator.requests.count > before) || !StubLog.recorded.isEmpty }
-            if !StubLog.recorded.isEmpty {
-                emulator.releaseHeldResponses()
-                throw fail("stub")
-            }
-        }
+        let (logs, ids) = try startPollsWhileHeld(of: [1, 2], untilSent: true)
         guard emulator.requests.count == 2, ids.allSatisfy({ $0.value != nil }) else {
             emulator.releaseHeldResponses()
             throw fail("""
@@ -522,24 +508,12 @@ final class MessagesTests: Lesson7TestCase {
     /// returned, so the order is the same every run.
     func test_fetchNewMessages_twoPollsOfOneRoomAtOnce_eachEnds() throws {
         seedConversation()
-        let service = self.service!
-        emulator.holdResponses()
-        let logs = [CallLog<[Message]>(), CallLog<[Message]>()]
-        let ids = [Returned<RequestID>(), Returned<RequestID>()]
-        for index in logs.indices {
-            DispatchQueue.global().async {
-                ids[index].set(service.fetchNewMessages(inRoom: 1, success: logs[index].success, failure: logs[index].failure))
-            }
-            _ = eventually { ids[index].value != nil || !StubLog.recorded.isEmpty }
-            if !StubLog.recorded.isEmpty {
-                emulator.releaseHeldResponses()
-                throw fail("stub")
-            }
-        }
+        let (logs, ids) = try startPollsWhileHeld(of: [1, 1], untilSent: false)
         guard ids.allSatisfy({ $0.value != nil }) else {
             emulator.releaseHeldResponses()
             throw fail("""
-                setup: two polls of room 1 at once need each fetchNewMessages to return while its answer is held;                 \(ids.filter { $0.value == nil }.count) did not return within 2 s. Requests: \(summary). \
+                setup: two polls of room 1 at once need each fetchNewMessages to return while its answer is held; \
+                \(ids.filter { $0.value == nil }.count) did not return within 2 s. Requests: \(summary). \
                 See LESSONS.md §7.5.
                 """)
         }
@@ -557,5 +531,30 @@ final class MessagesTests: Lesson7TestCase {
             poll skipped "because another one of this room is on its way" leaves its caller waiting for ever (and one \
             kept as "in flight" after a cancel or a lost answer stops that room's polling for good). See LESSONS.md §7.5.
             """)
+    }
+
+    /// Holds the emulator's answers and starts one poll per room from a global queue, each once the one before has
+    /// returned (and, with `untilSent`, sent its request), so the order is the same every run. The answers stay held.
+    private func startPollsWhileHeld(
+        of rooms: [Int], untilSent: Bool
+    ) throws -> (logs: [CallLog<[Message]>], ids: [Returned<RequestID>]) {
+        let service = self.service!
+        emulator.holdResponses()
+        let logs = rooms.map { _ in CallLog<[Message]>() }
+        let ids = rooms.map { _ in Returned<RequestID>() }
+        for (index, room) in rooms.enumerated() {
+            let before = emulator.requests.count
+            DispatchQueue.global().async {
+                ids[index].set(service.fetchNewMessages(inRoom: room, success: logs[index].success, failure: logs[index].failure))
+            }
+            _ = eventually {
+                (ids[index].value != nil && (!untilSent || emulator.requests.count > before)) || !StubLog.recorded.isEmpty
+            }
+            if !StubLog.recorded.isEmpty {
+                emulator.releaseHeldResponses()
+                throw fail("stub")
+            }
+        }
+        return (logs, ids)
     }
 }
