@@ -292,7 +292,10 @@ final class ForumModelTests: Lesson8TestCase {
                 After a put of null at "/\(key)/text" (Chen's text deleted) and then a put of "Back again" there, Chen's \
                 message is missing: the null deleted the whole message, its sender and timestamp too, not only its text. \
                 A put of null deletes what is at its path — here one field of one message; the message's other fields \
-                stay (it is left out of messages while it has no text, and shows again once its text is written). See \(Self.model.reference).
+                stay (it is left out of messages while it has no text, and shows again once its text is written). A \
+                model that keeps only whole messages (`[String: ForumMessage]`) can hold neither that message nor a field \
+                written into a message not there yet: keep the tree the server sends, as JSON, and build the messages \
+                from it. See \(Self.model.reference).
                 """)
         }
         try expect(model, expected, after: "a put of null at \"/\(key)/text\", then a put there of \"Back again\"", mistake: """

@@ -255,7 +255,7 @@ public struct LessonRun {
         if !started {
             message = "this test reported no result the kit could trust: the test process ended (exit status \(round.status)) before it ran or without a result sealed by the kit's tests — does your code call exit(), or write the results file? \(see)"
         } else if round.killed != nil {
-            message = "this test took longer than \(Int(timeLimit)) s and was stopped (no test here needs more than 2 s) — an endless loop, or a wait that never ends: a long `sleep`, a semaphore that is never signalled, a lock taken again before it was unlocked (`lock()` then a `return` with no `unlock()`: use `defer { lock.unlock() }`), or a wait on the main thread for a block sent to the main queue (`DispatchQueue.main.async`, the main actor), which cannot run while the main thread waits? The other tests ran on without it. \(see)"
+            message = "this test took longer than \(Int(timeLimit)) s and was stopped (no test here needs more than 2 s) — an endless loop, or a wait that never ends: a long `sleep`, a semaphore that is never signalled, a lock taken again before it was unlocked (`lock()` then a `return` with no `unlock()`: use `defer { lock.unlock() }`), or a wait on the main thread for a block sent to the main queue (`DispatchQueue.main.async`, the main actor), which cannot run while the main thread waits, or shared state (a dictionary, an array) changed from several threads at once with no lock, which a data race can leave looping for ever? The other tests ran on without it. \(see)"
         } else if round.status > 128 {
             message = "the test crashed\(Self.crashExplanation(output: round.output, status: round.status)) (The other tests ran on without it.) \(see)"
         } else {
