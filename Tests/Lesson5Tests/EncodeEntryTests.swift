@@ -91,10 +91,7 @@ final class EncodeEntryTests: Lesson5TestCase {
 
     func test_encode_anEmptyTitle_isWrittenAsItIs() throws {
         // An entry with a text only: its title is the empty string, a value like any other.
-        let record = EntryStore.Record(title: "", bodyText: "No title today, just this line.",
-                                       timestamp: Date(timeIntervalSinceReferenceDate: 5.84290000375E8),
-                                       identifier: "B3C4D5E6-F708-4192-A3B4-C5D6E7F80912", mood: "😐")
-        let object = try encoded(insert(record))
+        let object = try encoded(insert(Self.untitled))
         guard let title = object["title"] else { return }  // a key left out: test_encode_writesExactlyTheFiveKeysOfTheJournal
         XCTAssertEqual(title, JSONValue.string(""), """
             encode(to:) wrote "title": \(title.description) for an entry whose title is empty (""), written with a text \
@@ -106,9 +103,7 @@ final class EncodeEntryTests: Lesson5TestCase {
 
     func test_encode_textWithItsWhitespace_isWrittenAsItIs() throws {
         // A text view leaves the text as typed: a newline at the end, a space before it.
-        let record = EntryStore.Record(title: " Ferry notes ", bodyText: "Departure 07:40.\n\nPUT is idempotent. \n",
-                                       timestamp: Date(timeIntervalSinceReferenceDate: 5.84287033345E8),
-                                       identifier: "E1D2C3B4-A596-4877-8695-A4B3C2D1E0F9", mood: "😐")
+        let record = Self.typed
         let object = try encoded(insert(record))
         let (title, bodyText) = (object["title"]?.stringValue, object["bodyText"]?.stringValue)
         guard let writtenTitle = title, let writtenText = bodyText else { return }  // the other tests say why

@@ -109,11 +109,6 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
                        after: "one sync into an empty store of the journal plus an entry with the mood \(Self.spelled(Self.otherMood.mood))")
     }
 
-    /// An entry written with a text and no title (the title field left empty): a value like any other.
-    static let untitled = EntryStore.Record(
-        title: "", bodyText: "No title today, just this line.", timestamp: Date(timeIntervalSinceReferenceDate: 5.84290000375E8),
-        identifier: "B3C4D5E6-F708-4192-A3B4-C5D6E7F80912", mood: "😐")
-
     /// Loads the recorded journal with `record` added, as the server holds it, and returns it.
     func loadJournal(adding record: EntryStore.Record) throws -> JSONValue {
         var entries = try Self.journal().objectValue ?? [:]
@@ -148,12 +143,6 @@ final class FetchEntriesFromServerTests: Lesson5TestCase {
         try checkStore(holds: try Self.records(in: journal),
                        after: "one sync into an empty store of the journal plus an entry with an empty title")
     }
-
-    /// An entry as typed in a text view: a space around its title, a newline at the end of its text.
-    static let typed = EntryStore.Record(
-        title: " Ferry notes ", bodyText: "Departure 07:40.\n\nPUT is idempotent. \n",
-        timestamp: Date(timeIntervalSinceReferenceDate: 5.84290100500E8),
-        identifier: "C5D6E7F8-0912-4A3B-8C4D-5E6F70819203", mood: "😐")
 
     func test_sync_entryWithWhitespaceAroundItsText_isCreatedAsItIs() throws {
         let journal = try loadJournal(adding: Self.typed)

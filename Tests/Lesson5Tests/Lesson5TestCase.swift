@@ -160,6 +160,17 @@ class Lesson5TestCase: LabTestCase {
         timestamp: Date(timeIntervalSinceReferenceDate: 5.84500000250E8),
         identifier: "F00DCAFE-0000-4000-8000-00000000D0D0", mood: "😐")
 
+    /// An entry written with a text and no title (the title field left empty): a value like any other.
+    static let untitled = EntryStore.Record(
+        title: "", bodyText: "No title today, just this line.", timestamp: Date(timeIntervalSinceReferenceDate: 5.84290000375E8),
+        identifier: "B3C4D5E6-F708-4192-A3B4-C5D6E7F80912", mood: "😐")
+
+    /// An entry as typed in a text view: a space around its title, a newline at the end of its text.
+    static let typed = EntryStore.Record(
+        title: " Ferry notes ", bodyText: "Departure 07:40.\n\nPUT is idempotent. \n",
+        timestamp: Date(timeIntervalSinceReferenceDate: 5.84290100500E8),
+        identifier: "C5D6E7F8-0912-4A3B-8C4D-5E6F70819203", mood: "😐")
+
     /// An entry the journal's Android app wrote: its identifier is a UUID in lower case (Java's `UUID.toString()`),
     /// a key like any other, used as it is.
     static let lowerCaseIdentifier = EntryStore.Record(
