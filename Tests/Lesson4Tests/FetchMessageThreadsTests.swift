@@ -343,6 +343,14 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         try checkHTTPStatusError(error, status: 423, answer: "423 Locked (the database deactivated by its owner)")
     }
 
+    /// A status the code did not expect is a path too: a cache or proxy in front of the server can answer 304 Not
+    /// Modified (empty body), and URLSession hands it over as it is. Which error is the other tests' business.
+    func test_fetchMessageThreads_notModified304_stillCallsCompletion() throws {
+        emulator.inject(.answer(status: 304, body: ""))
+        // awaitCompletion stops the test when completion comes twice or not at all, and names the status.
+        _ = try fetch()
+    }
+
     func test_fetchMessageThreads_serverError_withAnHTMLPage_passesHTTPStatusError502() throws {
         emulator.inject(.page(status: 502, contentType: "text/html", body: Self.badGatewayPage))
         let error = try fetch()
@@ -386,6 +394,24 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         emulator.inject(.answer(status: 503, body: String(decoding: try Self.classDatabase().jsonData, as: UTF8.self)))
         _ = try fetch()
         checkListKept(before, after: "503 Service Unavailable, with a body that decodes as threads")
+    }
+
+    /// An earlier success changes nothing about a refusal: no earlier answer stands in for it.
+    func test_fetchMessageThreads_serverError_afterASuccessfulFetch_stillPassesHTTPStatusError500() throws {
+        _ = try fetchTheSampleFirst(for: "a server error after a successful fetch")
+        emulator.inject(.internalError)
+        let error = try fetch()
+        if error == nil {
+            throw fail("""
+                After a successful fetch, the next one was answered 500 {"error" : "An internal error occurred"}, and \
+                fetchMessageThreads called completion(nil), as if it had succeeded (the first fetch's 500 it did \
+                report): it showed an earlier answer instead — a copy it kept of the last answer that decoded, say \
+                ("stale while erroring"). Keeping the list as it was is right (§4.5); reporting success is not: the \
+                board was not refreshed, and the user must learn why. Pass HTTPStatusError(statusCode:body:) for \
+                every refusal, whatever came before. See LESSONS.md §4.4.
+                """)
+        }
+        try checkHTTPStatusError(error, status: 500, answer: #"500 {"error" : "An internal error occurred"}, after a successful fetch"#)
     }
 
     func test_fetchMessageThreads_permissionDenied_statusErrorCarriesTheBody() throws {
@@ -454,6 +480,24 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
         checkListKept(before, after: "URLError.networkConnectionLost, no response at all")
     }
 
+    /// An earlier success changes nothing about a lost connection: no earlier answer stands in for it.
+    func test_fetchMessageThreads_transportError_afterASuccessfulFetch_stillPassesTheError() throws {
+        _ = try fetchTheSampleFirst(for: "a failed connection after a successful fetch")
+        emulator.inject(.transportError(.networkConnectionLost))
+        let error = try fetch()
+        if error == nil {
+            throw fail("""
+                After a successful fetch, the next request failed without any answer (URLError.networkConnectionLost), \
+                and fetchMessageThreads called completion(nil), as if it had succeeded (the same failure with no \
+                fetch before it it did report): it showed an earlier answer instead — a copy it kept of the last \
+                answer that decoded, say ("offline support"). Keeping the list as it was is right (§4.5); reporting \
+                success is not: the board was not refreshed, and the user must learn that the connection failed. \
+                Pass the data task's `error` on as it is, whatever came before. See LESSONS.md §4.4.
+                """)
+        }
+        // Which error it is, is test_fetchMessageThreads_transportError_passesTheURLErrorOn's business.
+    }
+
     // MARK: When the answer is broken
 
     func test_fetchMessageThreads_malformedBody_passesTheDecodingError() throws {
@@ -507,6 +551,25 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
                 """)
         }
         // Which error says so is the malformed body's test's business: a parser of one's own throws its own.
+    }
+
+    /// The thread that does not decode may come anywhere among the 59: code that fills `messageThreads` thread by
+    /// thread stops wherever it is. The list before is the sample with a message the class database lacks, so no
+    /// part of the class database can equal it.
+    func test_fetchMessageThreads_aThreadThatDoesNotDecode_keepsTheList() throws {
+        try fetchSuccessfully(try Self.sampleWithANewMessage(), setup: "keeping the list after an answer with a thread that does not decode")
+        let before = controller.messageThreads
+        guard !before.isEmpty else {
+            throw fail("setup: after a successful fetch of the sample database `messageThreads` is empty, so whether a failed fetch keeps it cannot be checked; test_fetchMessageThreads_sampleDatabase_givesItsThreadWithEveryField says what is wrong.")
+        }
+        emulator.load(try Self.withAThreadThatDoesNotDecode(try Self.classDatabase(), named: "Fixtures/lesson4/class-database.json"))
+        emulator.clearRequests()
+        _ = try fetch()
+        checkListKept(before, after: """
+            200 with the class database's 58 threads and one that does not decode (no `title`), wherever it came: \
+            code that assigns or appends thread by thread as it decodes leaves the list half-way changed — decode \
+            them all into a local first
+            """)
     }
 
     // MARK: Reading back what the app wrote

@@ -118,8 +118,13 @@ class Lesson4TestCase: LabTestCase {
     /// The course's sample database and a thread written by hand in the console, without its `title`: the given
     /// MessageThread does not decode it, so the whole answer does not decode.
     static func sampleWithAThreadThatDoesNotDecode() throws -> JSONValue {
-        guard var threads = try sampleDatabase().objectValue else {
-            throw FixtureProblem(description: "Fixtures/databases/message-board-sample.json is not an object")
+        try withAThreadThatDoesNotDecode(try sampleDatabase(), named: "Fixtures/databases/message-board-sample.json")
+    }
+
+    /// `database` and the thread without a `title` of `sampleWithAThreadThatDoesNotDecode`.
+    static func withAThreadThatDoesNotDecode(_ database: JSONValue, named name: String) throws -> JSONValue {
+        guard var threads = database.objectValue else {
+            throw FixtureProblem(description: "\(name) is not an object")
         }
         threads[undecodableThreadID] = [
             "identifier": .string(undecodableThreadID),
