@@ -436,6 +436,23 @@ final class FetchMessageThreadsTests: Lesson4TestCase {
             """)
     }
 
+    /// Firebase's 404 message is long (the database URL to check): the body is the whole of it, not a preview.
+    func test_fetchMessageThreads_databaseNotFound_statusErrorCarriesTheWholeBody() throws {
+        emulator.inject(.httpError(status: 404, message: Self.databaseNotFound))
+        let error = try fetch()
+        guard let status = error as? HTTPStatusError, status.statusCode == 404 else {
+            throw fail("setup: the body can be checked only on an HTTPStatusError with statusCode 404, and fetchMessageThreads passed \(error.map(oneLine) ?? "nil"); test_fetchMessageThreads_databaseNotFound_passesHTTPStatusError404 says what is wrong.")
+        }
+        XCTAssertTrue(status.body.contains(Self.databaseNotFound), """
+            The emulator answered 404 with Firebase's message {"error" : "\(Self.databaseNotFound)"} \
+            (\(Self.databaseNotFound.utf8.count) bytes of text), and fetchMessageThreads passed HTTPStatusError(statusCode: 404) \
+            with the body \(status.body.debugDescription): not the whole of it (a `prefix` of the data, say, which \
+            can also cut a character in two). The end of the message is what says what to check. Pass the whole \
+            body as text, `String(decoding: data, as: UTF8.self)`; shorten it, if you must, where you show it. \
+            See LESSONS.md §4.4.
+            """)
+    }
+
     func test_fetchMessageThreads_permissionDenied_keepsTheList() throws {
         let before = try fetchTheSampleFirst(for: "keeping the list after a 401")
         emulator.inject(.permissionDenied)
