@@ -89,6 +89,43 @@ extension Lesson6TestCase {
         }
     }
 
+    /// The same new todo saved twice, the second save made after the first answered (a second tap once the first went
+    /// through, a caller that saves again): two POSTs and two todos, each call with its own new id — never the first
+    /// answer remembered and handed out again.
+    func checkSameTodoSavedTwiceInARow(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws {
+        let newIDs = [emulator.nextID, emulator.nextID + 1]
+        var saved: [Todo] = []
+        for (index, newID) in newIDs.enumerated() {
+            emulator.clearRequests()
+            if index == 1 {  // a second save that sends nothing is judged here, with its own message
+                emulator.latency = 0
+                callWithoutRequestJudgedByTheTest = true
+            }
+            let outcome = try call()
+            callWithoutRequestJudgedByTheTest = false
+            if index == 1, emulator.requests.isEmpty {
+                throw fail("""
+                    \(exercise.function) saved the same new todo twice, one after the other (the second save made after \
+                    the first had answered with id \(newIDs[0])), and the second save sent no request: it gave \
+                    \(Self.describe(outcome)) without asking the server. Two saves are two todos, even of the same todo: \
+                    each save POSTs its own request and gives the server's answer to it, with a new id. Don't remember \
+                    saved todos to hand them out again — a save is not a GET whose answer can be kept. See \(exercise.reference).
+                    """, file: file, line: line)
+            }
+            try requireSaveRequest(exercise, for: "saving the same todo a \(index == 0 ? "first" : "second") time", file: file, line: line)
+            guard case .success(let todo) = outcome else {
+                try checkTodo(outcome, is: Self.saved(id: newID), from: exercise, file: file, line: line)
+                return
+            }
+            saved.append(todo)
+        }
+        XCTAssertEqual(saved, newIDs.map(Self.saved(id:)), """
+            \(exercise.function) saved the same new todo twice, one after the other, and gave \
+            \(saved.map { "\($0)" }.joined(separator: " and ")); the server stored two todos, with ids \(newIDs[0]) and \
+            \(newIDs[1]), one for each save: each call gives the server's answer to its own POST. See \(exercise.reference).
+            """, file: file, line: line)
+    }
+
     /// A 2xx with nothing in it (204 No Content, as some APIs answer a create) holds no saved todo and no new id: it is
     /// a body that does not decode, not a success with the todo that was sent.
     func checkEmptySaveAnswer(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws {
@@ -146,6 +183,15 @@ extension Lesson6TestCase {
                 """, file: file, line: line)
         }
         if case .failure(let error) = first {
+            if case .transport(let urlError)? = error as? TodoAPIError, urlError.code == .cancelled {
+                throw fail("""
+                    \(exercise.function) was called on a TodoAPI that its caller let go of right after the call, and the \
+                    completion got .transport(URLError(-999)): the request was cancelled (\(report.summary)) — by the \
+                    TodoAPI itself as it went away (a deinit that cancels the tasks it started?). The answer belongs to \
+                    the caller, not to the TodoAPI: a request outlives the object that started it, and only the caller \
+                    decides to cancel it. See \(exercise.reference).
+                    """, file: file, line: line)
+            }
             throw fail(Self.failedWhereSuccess(error, exercise: exercise, traffic: report), file: file, line: line)
         }
     }

@@ -33,6 +33,11 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
         try checkSavedTodoHasItsNewID(exercise) { try saveAsync() }
     }
 
+    /// The same todo saved again once the first save returned: a second POST and a second todo.
+    func test_saveAsync_theSameTodoTwiceInARow_createsTwoTodos() throws {
+        try checkSameTodoSavedTwiceInARow(exercise) { try saveAsync() }
+    }
+
     func test_saveAsync_a200WithTheTodo_returnsItToo() throws {
         try checkSaveAnswered200IsASuccess(exercise) { try saveAsync() }
     }
