@@ -196,6 +196,55 @@ extension Lesson6TestCase {
         }
     }
 
+    /// The caller's Swift task is cancelled while the call waits for its answer (a screen closed, a `.task` whose view
+    /// went away). Whether the call stops at once (URLError(.cancelled), CancellationError) or returns the answer when
+    /// it comes, it must end, once: a continuation resumed from `withTaskCancellationHandler`'s `onCancel` as well as
+    /// from the cancelled data task's handler stops the program, and a handler that drops the answer of a cancelled
+    /// call never ends it.
+    func checkEndsWhenItsTaskIsCancelled(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+                                         _ body: @escaping () async throws -> Todo) throws {
+        emulator.latency = 0.3  // the answer comes well after the cancellation
+        let outcomes = Outcomes()
+        let ended = XCTestExpectation(description: "\(exercise.function) returns or throws")
+        ended.assertForOverFulfill = false
+        let task = Task.detached {
+            do {
+                outcomes.append(.success(try await body()))
+            } catch {
+                outcomes.append(.failure(error))
+            }
+            ended.fulfill()
+        }
+        // Cancel once the request has reached the server (or at once when the call has already ended).
+        let deadline = Date().addingTimeInterval(CompletionTimeouts.normal)
+        while Date() < deadline, emulator.requests.isEmpty, outcomes.all.isEmpty {
+            RunLoop.current.run(until: Date().addingTimeInterval(0.005))
+        }
+        try stopIfAStubRan(file: file, line: line)
+        guard !emulator.requests.isEmpty else {
+            task.cancel()
+            throw fail("""
+                setup: cancelling \(exercise.function)'s task while it waits needs its request sent, and none reached the \
+                server within \(Int(CompletionTimeouts.normal)) s (it \(outcomes.all.first.map { "ended with \(Self.describe($0))" } ?? "was still running")). \
+                See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        task.cancel()
+        _ = XCTWaiter().wait(for: [ended], timeout: CompletionTimeouts.normal)
+        letLeftoverTasksFinish()
+        if outcomes.all.isEmpty {
+            throw fail("""
+                \(exercise.function)'s Swift task was cancelled while the call waited for its answer \
+                (\(TrafficReport(emulator).summary)), and the call neither returned nor threw within \
+                \(Int(CompletionTimeouts.normal)) s. A cancelled call still ends, once: with the answer when it comes, or \
+                at once with the cancellation (URLError(.cancelled) or CancellationError). A handler that returns without \
+                resuming its continuation when it sees the call was cancelled (a flag set in \
+                `withTaskCancellationHandler`'s onCancel) leaves the caller waiting for ever: cancel the data task there \
+                instead, and its handler resumes the continuation with URLError(.cancelled). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+    }
+
     /// The one request of a save, for the tests of its method, URL, header and body.
     func requestOfSave(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws -> RecordedRequest {
         _ = try call()

@@ -86,4 +86,12 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
     func test_saveAsync_theSameTodoTwiceAtOnce_createsTwoTodos() throws {
         try checkSameTodoSavedTwiceAtOnce(exercise)
     }
+
+    // MARK: A cancelled caller
+
+    /// The caller's task is cancelled while the save waits: it ends, once — stopped at once or with the answer.
+    func test_saveAsync_itsTaskCancelledWhileWaiting_endsOnce() throws {
+        let api = self.api!
+        try checkEndsWhenItsTaskIsCancelled(exercise) { try await api.save(Self.newTodo) }
+    }
 }
