@@ -201,7 +201,8 @@ extension Lesson6TestCase {
     /// it comes, it must end, once: a continuation resumed from `withTaskCancellationHandler`'s `onCancel` as well as
     /// from the cancelled data task's handler stops the program, and a handler that drops the answer of a cancelled
     /// call never ends it.
-    func checkEndsWhenItsTaskIsCancelled(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line,
+    /// `answer`: the todo the server answers with; a call that returns must return that one.
+    func checkEndsWhenItsTaskIsCancelled(_ exercise: Exercise, answer: Todo, file: StaticString = #filePath, line: UInt = #line,
                                          _ body: @escaping () async throws -> Todo) throws {
         emulator.latency = 0.3  // the answer comes well after the cancellation
         let outcomes = Outcomes()
@@ -241,6 +242,15 @@ extension Lesson6TestCase {
                 resuming its continuation when it sees the call was cancelled (a flag set in \
                 `withTaskCancellationHandler`'s onCancel) leaves the caller waiting for ever: cancel the data task there \
                 instead, and its handler resumes the continuation with URLError(.cancelled). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        if case .success(let todo)? = outcomes.all.first, todo != answer {
+            throw fail("""
+                \(exercise.function)'s Swift task was cancelled while the call waited for its answer \
+                (\(TrafficReport(emulator).summary)), and the call returned \(todo), which is not the server's answer \
+                (\(answer)). A cancelled call ends either way, but honestly: it throws the cancellation \
+                (URLError(.cancelled) or CancellationError), or it returns the todo the server answered — never a todo of \
+                its own (the one it was given, still without an id, as if it had been saved). See \(exercise.reference).
                 """, file: file, line: line)
         }
     }

@@ -92,6 +92,6 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
     /// The caller's task is cancelled while the save waits: it ends, once — stopped at once or with the answer.
     func test_saveAsync_itsTaskCancelledWhileWaiting_endsOnce() throws {
         let api = self.api!
-        try checkEndsWhenItsTaskIsCancelled(exercise) { try await api.save(Self.newTodo) }
+        try checkEndsWhenItsTaskIsCancelled(exercise, answer: Self.saved(id: emulator.nextID)) { try await api.save(Self.newTodo) }
     }
 }

@@ -133,6 +133,6 @@ final class TodoByIDAsyncTests: Lesson6TestCase {
     /// The caller's task is cancelled while the call waits: it ends, once — stopped at once or with the answer.
     func test_todoByIDAsync_itsTaskCancelledWhileWaiting_endsOnce() throws {
         let api = self.api!
-        try checkEndsWhenItsTaskIsCancelled(exercise) { try await api.todo(id: 4) }
+        try checkEndsWhenItsTaskIsCancelled(exercise, answer: Self.todo4) { try await api.todo(id: 4) }
     }
 }
