@@ -89,6 +89,43 @@ extension Lesson6TestCase {
         }
     }
 
+    /// The same new todo saved twice, the second save made after the first answered (a second tap once the first went
+    /// through, a caller that saves again): two POSTs and two todos, each call with its own new id — never the first
+    /// answer remembered and handed out again.
+    func checkSameTodoSavedTwiceInARow(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws {
+        let newIDs = [emulator.nextID, emulator.nextID + 1]
+        var saved: [Todo] = []
+        for (index, newID) in newIDs.enumerated() {
+            emulator.clearRequests()
+            if index == 1 {  // a second save that sends nothing is judged here, with its own message
+                emulator.latency = 0
+                callWithoutRequestJudgedByTheTest = true
+            }
+            let outcome = try call()
+            callWithoutRequestJudgedByTheTest = false
+            if index == 1, emulator.requests.isEmpty {
+                throw fail("""
+                    \(exercise.function) saved the same new todo twice, one after the other (the second save made after \
+                    the first had answered with id \(newIDs[0])), and the second save sent no request: it gave \
+                    \(Self.describe(outcome)) without asking the server. Two saves are two todos, even of the same todo: \
+                    each save POSTs its own request and gives the server's answer to it, with a new id. Don't remember \
+                    saved todos to hand them out again — a save is not a GET whose answer can be kept. See \(exercise.reference).
+                    """, file: file, line: line)
+            }
+            try requireSaveRequest(exercise, for: "saving the same todo a \(index == 0 ? "first" : "second") time", file: file, line: line)
+            guard case .success(let todo) = outcome else {
+                try checkTodo(outcome, is: Self.saved(id: newID), from: exercise, file: file, line: line)
+                return
+            }
+            saved.append(todo)
+        }
+        XCTAssertEqual(saved, newIDs.map(Self.saved(id:)), """
+            \(exercise.function) saved the same new todo twice, one after the other, and gave \
+            \(saved.map { "\($0)" }.joined(separator: " and ")); the server stored two todos, with ids \(newIDs[0]) and \
+            \(newIDs[1]), one for each save: each call gives the server's answer to its own POST. See \(exercise.reference).
+            """, file: file, line: line)
+    }
+
     /// A 2xx with nothing in it (204 No Content, as some APIs answer a create) holds no saved todo and no new id: it is
     /// a body that does not decode, not a success with the todo that was sent.
     func checkEmptySaveAnswer(_ exercise: Exercise, file: StaticString = #filePath, line: UInt = #line, _ call: SaveCall) throws {
@@ -146,7 +183,75 @@ extension Lesson6TestCase {
                 """, file: file, line: line)
         }
         if case .failure(let error) = first {
+            if case .transport(let urlError)? = error as? TodoAPIError, urlError.code == .cancelled {
+                throw fail("""
+                    \(exercise.function) was called on a TodoAPI that its caller let go of right after the call, and the \
+                    completion got .transport(URLError(-999)): the request was cancelled (\(report.summary)) — by the \
+                    TodoAPI itself as it went away (a deinit that cancels the tasks it started?). The answer belongs to \
+                    the caller, not to the TodoAPI: a request outlives the object that started it, and only the caller \
+                    decides to cancel it. See \(exercise.reference).
+                    """, file: file, line: line)
+            }
             throw fail(Self.failedWhereSuccess(error, exercise: exercise, traffic: report), file: file, line: line)
+        }
+    }
+
+    /// The caller's Swift task is cancelled while the call waits for its answer (a screen closed, a `.task` whose view
+    /// went away). Whether the call stops at once (URLError(.cancelled), CancellationError) or returns the answer when
+    /// it comes, it must end, once: a continuation resumed from `withTaskCancellationHandler`'s `onCancel` as well as
+    /// from the cancelled data task's handler stops the program, and a handler that drops the answer of a cancelled
+    /// call never ends it.
+    /// `answer`: the todo the server answers with; a call that returns must return that one.
+    func checkEndsWhenItsTaskIsCancelled(_ exercise: Exercise, answer: Todo, file: StaticString = #filePath, line: UInt = #line,
+                                         _ body: @escaping () async throws -> Todo) throws {
+        emulator.latency = 0.3  // the answer comes well after the cancellation
+        let outcomes = Outcomes()
+        let ended = XCTestExpectation(description: "\(exercise.function) returns or throws")
+        ended.assertForOverFulfill = false
+        let task = Task.detached {
+            do {
+                outcomes.append(.success(try await body()))
+            } catch {
+                outcomes.append(.failure(error))
+            }
+            ended.fulfill()
+        }
+        // Cancel once the request has reached the server (or at once when the call has already ended).
+        let deadline = Date().addingTimeInterval(CompletionTimeouts.normal)
+        while Date() < deadline, emulator.requests.isEmpty, outcomes.all.isEmpty {
+            RunLoop.current.run(until: Date().addingTimeInterval(0.005))
+        }
+        try stopIfAStubRan(file: file, line: line)
+        guard !emulator.requests.isEmpty else {
+            task.cancel()
+            throw fail("""
+                setup: cancelling \(exercise.function)'s task while it waits needs its request sent, and none reached the \
+                server within \(Int(CompletionTimeouts.normal)) s (it \(outcomes.all.first.map { "ended with \(Self.describe($0))" } ?? "was still running")). \
+                See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        task.cancel()
+        _ = XCTWaiter().wait(for: [ended], timeout: CompletionTimeouts.normal)
+        letLeftoverTasksFinish()
+        if outcomes.all.isEmpty {
+            throw fail("""
+                \(exercise.function)'s Swift task was cancelled while the call waited for its answer \
+                (\(TrafficReport(emulator).summary)), and the call neither returned nor threw within \
+                \(Int(CompletionTimeouts.normal)) s. A cancelled call still ends, once: with the answer when it comes, or \
+                at once with the cancellation (URLError(.cancelled) or CancellationError). A handler that returns without \
+                resuming its continuation when it sees the call was cancelled (a flag set in \
+                `withTaskCancellationHandler`'s onCancel) leaves the caller waiting for ever: cancel the data task there \
+                instead, and its handler resumes the continuation with URLError(.cancelled). See \(exercise.reference).
+                """, file: file, line: line)
+        }
+        if case .success(let todo)? = outcomes.all.first, todo != answer {
+            throw fail("""
+                \(exercise.function)'s Swift task was cancelled while the call waited for its answer \
+                (\(TrafficReport(emulator).summary)), and the call returned \(todo), which is not the server's answer \
+                (\(answer)). A cancelled call ends either way, but honestly: it throws the cancellation \
+                (URLError(.cancelled) or CancellationError), or it returns the todo the server answered — never a todo of \
+                its own (the one it was given, still without an id, as if it had been saved). See \(exercise.reference).
+                """, file: file, line: line)
         }
     }
 

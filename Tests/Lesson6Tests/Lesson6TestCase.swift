@@ -48,6 +48,9 @@ class Lesson6TestCase: LabTestCase {
     /// Whether the last completion-handler call had already called its completion when it returned: it waited for
     /// the answer, blocking its caller.
     var completedBeforeReturning = false
+    /// Set by a test that judges for itself a call that sent no request (a save answered from memory): the helpers
+    /// then return its outcome instead of stopping the test.
+    var callWithoutRequestJudgedByTheTest = false
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -184,6 +187,7 @@ class Lesson6TestCase: LabTestCase {
             sent = emulator.requests.dropFirst(requestsBefore)
         }
         guard let request = sent.first else {
+            if callWithoutRequestJudgedByTheTest { return nil }
             guard case .success(let todo) = outcome else {
                 if Self.triedTheRealNetwork(outcome) {
                     return Self.sentOutsideTheSession(exercise, outcome: "threw \(Self.describe(outcome))")

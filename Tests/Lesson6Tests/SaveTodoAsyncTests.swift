@@ -33,6 +33,11 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
         try checkSavedTodoHasItsNewID(exercise) { try saveAsync() }
     }
 
+    /// The same todo saved again once the first save returned: a second POST and a second todo.
+    func test_saveAsync_theSameTodoTwiceInARow_createsTwoTodos() throws {
+        try checkSameTodoSavedTwiceInARow(exercise) { try saveAsync() }
+    }
+
     func test_saveAsync_a200WithTheTodo_returnsItToo() throws {
         try checkSaveAnswered200IsASuccess(exercise) { try saveAsync() }
     }
@@ -80,5 +85,13 @@ final class SaveTodoAsyncTests: Lesson6TestCase {
     /// A double tap: the same new todo saved twice before either answered is two POSTs and two new todos.
     func test_saveAsync_theSameTodoTwiceAtOnce_createsTwoTodos() throws {
         try checkSameTodoSavedTwiceAtOnce(exercise)
+    }
+
+    // MARK: A cancelled caller
+
+    /// The caller's task is cancelled while the save waits: it ends, once — stopped at once or with the answer.
+    func test_saveAsync_itsTaskCancelledWhileWaiting_endsOnce() throws {
+        let api = self.api!
+        try checkEndsWhenItsTaskIsCancelled(exercise, answer: Self.saved(id: emulator.nextID)) { try await api.save(Self.newTodo) }
     }
 }

@@ -67,6 +67,11 @@ final class SaveTodoTests: Lesson6TestCase {
             """)
     }
 
+    /// The same todo saved again once the first save answered: a second POST and a second todo.
+    func test_save_theSameTodoTwiceInARow_createsTwoTodos() throws {
+        try checkSameTodoSavedTwiceInARow(exercise) { try save() }
+    }
+
     func test_save_a200WithTheTodo_isASuccessToo() throws {
         try checkSaveAnswered200IsASuccess(exercise) { try save() }
     }

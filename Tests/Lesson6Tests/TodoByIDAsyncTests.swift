@@ -127,4 +127,12 @@ final class TodoByIDAsyncTests: Lesson6TestCase {
             try checkTodo(outcome, is: expected[id]!, from: exercise)
         }
     }
+
+    // MARK: A cancelled caller
+
+    /// The caller's task is cancelled while the call waits: it ends, once — stopped at once or with the answer.
+    func test_todoByIDAsync_itsTaskCancelledWhileWaiting_endsOnce() throws {
+        let api = self.api!
+        try checkEndsWhenItsTaskIsCancelled(exercise, answer: Self.todo4) { try await api.todo(id: 4) }
+    }
 }
