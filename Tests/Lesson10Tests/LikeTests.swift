@@ -330,6 +330,24 @@ final class LikeTests: LikesTestCase {
         XCTAssertEqual(count, 2, "\(exercise.function) returned \(count); its last write, the one that succeeded, wrote 2. See \(exercise.reference).")
     }
 
+    /// Another client likes before the first write (a 412), then again just before a read that follows the 412: a
+    /// like whose count comes from the 412 and whose tag from that later read overwrites the second like. A like that
+    /// writes again from the 412 alone, or takes both from a read after it, loses nothing.
+    func test_like_after412_countAndTagFromOneAnswer_loseNoLikeBeforeALaterRead() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1, rivalLikesBeforeReadAfterConflict: true)
+        _ = try requireCount(try call(exercise) { try await $0.like(Self.messageKey) }, exercise)
+        let expected = Self.startingLikes + rivalLiked + 1
+        XCTAssertEqual(storedLikes, expected, """
+            \(exercise.function): another client liked before your write (a 412), and again just before the read you sent \
+            after the 412; the counter holds \(storedLikes.map(String.init) ?? "nothing"), expected \(expected) (every like). \
+            The count written and its tag came from two answers — the count from the 412, the tag from the read after \
+            it: the tag already held the second like and the count did not, so the write went through and overwrote \
+            it. Take the count and the ETag from the same answer: the 412's body and its ETag header (no read needed), \
+            or both from one read with X-Firebase-ETag: true. See LESSONS.md §10.5.
+            \(TrafficReport(emulator).summary)
+            """)
+    }
+
     func test_like_alwaysRefused_throwsTooManyConflicts_afterMaxAttemptsWrites() throws {
         // 2: small, so that a client that waits before each retry (a backoff) still ends in time.
         try checkAlwaysRefused(maxAttempts: 2)

@@ -37,12 +37,15 @@ final class NewestPageTests: PagesTestCase {
             See \(exercise.reference).
             \(request.summary)
             """)
-        // An endAt after every message (Int.max, from code that makes both pages with one query) leaves none out.
-        let newest = (try? Self.thread())?.last?.timestamp ?? 0
+        // An endAt after every message (Int.max, from code that makes both pages with one query) leaves none out, and
+        // so does a startAt before every message (0, from a helper that always sends a lower bound).
+        let thread = (try? Self.thread()) ?? []
+        let newest = thread.last?.timestamp ?? 0, oldest = thread.first?.timestamp ?? 0
         let endAtCuts = request.query["endAt"].map { end in Double(end).map { $0 < Double(newest) } ?? true } ?? false
-        XCTAssertNil(request.query["startAt"] ?? request.query["equalTo"] ?? (endAtCuts ? request.query["endAt"] : nil), """
-            \(exercise.function): the newest page needs no startAt, equalTo or endAt (an endAt before the newest message \
-            leaves the newest out). \(request.summary)
+        let startAtCuts = request.query["startAt"].map { start in Double(start).map { $0 > Double(oldest) } ?? true } ?? false
+        XCTAssertNil(request.query["equalTo"] ?? (startAtCuts ? request.query["startAt"] : nil) ?? (endAtCuts ? request.query["endAt"] : nil), """
+            \(exercise.function): the newest page needs no startAt, equalTo or endAt (a startAt after the oldest message \
+            or an endAt before the newest leaves messages out). \(request.summary)
             """)
     }
 
