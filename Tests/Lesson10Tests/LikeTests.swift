@@ -221,6 +221,8 @@ final class LikeTests: LikesTestCase {
         let result = try call(exercise) { try await $0.like(Self.messageKey) }
         guard writes.count >= 2, let refused = writes.first(where: { $0.response.statusCode == 412 }),
               let retry = writes.last, retry.receivedAt > refused.receivedAt else {
+            // The retry went as a GET (a new URLRequest for it, its httpMethod never set): it wrote nothing.
+            if let asGET = writeSentAsGET(exercise) { return XCTFail("After the 412: " + asGET) }
             return XCTFail("""
                 \(exercise.function) did not write again after a 412: it \(result.outcome). A 412 Precondition Failed \
                 says another client wrote between your read and your write, so nothing was written; its body is the \
