@@ -195,7 +195,17 @@ final class LikeTests: LikesTestCase {
 
     func test_like_firstLike_countsNothingAsZero() throws {
         try makeEmulator(likes: .null, rivalLikes: 0)
-        let count = try requireCount(try call(exercise) { try await $0.like(Self.messageKey) }, exercise)
+        let result = try call(exercise) { try await $0.like(Self.messageKey) }
+        if case .failure(let error) = result, writes.isEmpty, emulator.requests.first?.response.statusCode == 200 {
+            return XCTFail("""
+                \(exercise.function) threw \(Self.describe(error)) for the first like, before any write: the counter holds \
+                nothing yet, and the read answered null with the ETag null_etag. Both are normal: null is a count of 0 \
+                (decode an Int?, ?? 0), and null_etag is a tag like any other, "nothing is stored" — write 1 with \
+                if-match: null_etag. See LESSONS.md §10.5.
+                \(TrafficReport(emulator).summary)
+                """)
+        }
+        let count = try requireCount(result, exercise)
         XCTAssertEqual(count, 1, """
             \(exercise.function) returned \(count) for the first like: nothing stored (null, ETag null_etag) counts \
             as 0. See \(exercise.reference).
@@ -211,6 +221,8 @@ final class LikeTests: LikesTestCase {
         let result = try call(exercise) { try await $0.like(Self.messageKey) }
         guard writes.count >= 2, let refused = writes.first(where: { $0.response.statusCode == 412 }),
               let retry = writes.last, retry.receivedAt > refused.receivedAt else {
+            // The retry went as a GET (a new URLRequest for it, its httpMethod never set): it wrote nothing.
+            if let asGET = writeSentAsGET(exercise) { return XCTFail("After the 412: " + asGET) }
             return XCTFail("""
                 \(exercise.function) did not write again after a 412: it \(result.outcome). A 412 Precondition Failed \
                 says another client wrote between your read and your write, so nothing was written; its body is the \
@@ -328,6 +340,24 @@ final class LikeTests: LikesTestCase {
             \(TrafficReport(emulator).summary)
             """)
         XCTAssertEqual(count, 2, "\(exercise.function) returned \(count); its last write, the one that succeeded, wrote 2. See \(exercise.reference).")
+    }
+
+    /// Another client likes before the first write (a 412), then again just before a read that follows the 412: a
+    /// like whose count comes from the 412 and whose tag from that later read overwrites the second like. A like that
+    /// writes again from the 412 alone, or takes both from a read after it, loses nothing.
+    func test_like_after412_countAndTagFromOneAnswer_loseNoLikeBeforeALaterRead() throws {
+        try makeEmulator(likes: .number(Double(Self.startingLikes)), rivalLikes: 1, rivalLikesBeforeReadAfterConflict: true)
+        _ = try requireCount(try call(exercise) { try await $0.like(Self.messageKey) }, exercise)
+        let expected = Self.startingLikes + rivalLiked + 1
+        XCTAssertEqual(storedLikes, expected, """
+            \(exercise.function): another client liked before your write (a 412), and again just before the read you sent \
+            after the 412; the counter holds \(storedLikes.map(String.init) ?? "nothing"), expected \(expected) (every like). \
+            The count written and its tag came from two answers — the count from the 412, the tag from the read after \
+            it: the tag already held the second like and the count did not, so the write went through and overwrote \
+            it. Take the count and the ETag from the same answer: the 412's body and its ETag header (no read needed), \
+            or both from one read with X-Firebase-ETag: true. See LESSONS.md §10.5.
+            \(TrafficReport(emulator).summary)
+            """)
     }
 
     func test_like_alwaysRefused_throwsTooManyConflicts_afterMaxAttemptsWrites() throws {

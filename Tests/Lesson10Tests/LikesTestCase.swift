@@ -26,9 +26,11 @@ class LikesTestCase: Lesson10TestCase {
 
     /// A fresh emulator whose counter holds `likes` and whose rival adds `likesPerTurn` likes before each of the next
     /// `rivalLikes` writes; with `refusesWrites`, every write is answered with that status. The rival may also like once
-    /// just before a second read, or just after the first write that succeeded (RivalFirebase).
+    /// just before a second read, just before a read that follows a 412, or just after the first write that succeeded
+    /// (RivalFirebase).
     func makeEmulator(likes: JSONValue, rivalLikes: Int, likesPerTurn: Int = 1, refusesWrites: Int? = nil, maxAttempts: Int = 5,
-                      rivalDeletes: Bool = false, rivalLikesBeforeSecondRead: Bool = false, rivalLikesAfterSuccess: Bool = false) throws {
+                      rivalDeletes: Bool = false, rivalLikesBeforeSecondRead: Bool = false, rivalLikesAfterSuccess: Bool = false,
+                      rivalLikesBeforeReadAfterConflict: Bool = false) throws {
         emulator?.invalidate()
         let database: JSONValue = likes == .null ? ["t1": ["title": "Pages and races"]] : ["likes": ["m1": likes]]
         var rival = RivalFirebase(database: database, counterPath: Self.counterPath, rivalLikes: rivalLikes,
@@ -36,6 +38,7 @@ class LikesTestCase: Lesson10TestCase {
         rival.deletes = rivalDeletes
         rival.likesBeforeSecondRead = rivalLikesBeforeSecondRead
         rival.likesAfterSuccess = rivalLikesAfterSuccess
+        rival.likesBeforeReadAfterConflict = rivalLikesBeforeReadAfterConflict
         emulator = Emulator(rival)
         emulator.latency = 0.02
         counter = LikeCounter(baseURL: emulator.baseURL, session: emulator.session, maxAttempts: maxAttempts)

@@ -97,9 +97,16 @@ final class MessageOrderTests: Lesson10TestCase {
     /// case-insensitive or "natural" order.
     static let tiedKeyEnds = ["-", "7", "A", "Z", "_", "a", "k", "z"]
 
+    /// The tied messages' senders and texts, in orders of their own (neither the keys' nor each other's): a tie
+    /// broken by the sender or the text before the key is seen, since Firebase's query looked at the key alone.
+    static let tiedSenders = ["Dana", "Gus", "Ana", "Fay", "Chen", "Hana", "Ben", "Eli"]
+    static let tiedTexts = ["tied 6", "tied 3", "tied 8", "tied 1", "tied 5", "tied 2", "tied 7", "tied 4"]
+
     func test_inOrder_equalTimestamps_goByKey() throws {
         let keys = Self.tiedKeyEnds.map { "-P5QdiIlZv_zWnsfgYx\($0)" }
-        var page = Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.body("tied", 1_793_612_768_497)) })
+        var page = Dictionary(uniqueKeysWithValues: keys.enumerated().map { n, key in
+            (key, Message.Body(sender: Self.tiedSenders[n], text: Self.tiedTexts[n], timestamp: 1_793_612_768_497))
+        })
         // The later messages' keys are after the tied ones (keys in time order here): only the tie is judged. Four of
         // them, each of its own timestamp, so that a list whose timestamps come in the dictionary's order is wrong
         // here every run (but 1 in 120), not every other run.
@@ -116,8 +123,23 @@ final class MessageOrderTests: Lesson10TestCase {
         XCTAssertEqual(list.map(\.key), keys + later, """
             \(exercise.function): 8 messages with one timestamp came out as \(list.prefix(8).map { String($0.key.suffix(1)) }.joined(separator: " ")); \
             Firebase orders a tie by key, code by code: - 7 A Z _ a k z (Swift's < on the keys). See \(exercise.reference).\
-            \(Self.finderOrderNote(list.prefix(8).map(\.key)))
+            \(Self.finderOrderNote(list.prefix(8).map(\.key)))\(Self.otherFieldNote(Array(list.prefix(8))))
             """)
+    }
+
+    /// For a tie that came out in the order of its senders or of its texts: a sentence naming it ("" otherwise).
+    static func otherFieldNote(_ tie: [Message]) -> String {
+        let keys = tie.map(\.key)
+        guard tie.count > 1, keys != keys.sorted() else { return "" }
+        let field = keys == tie.sorted(by: { $0.sender < $1.sender }).map(\.key) ? "senders"
+            : keys == tie.sorted(by: { $0.text < $1.text }).map(\.key) ? "texts" : nil
+        guard let field else { return "" }
+        return """
+
+            That is the order of their \(field): a tie goes by the key alone, as Firebase's query ordered it (so that the \
+            pages fit together), with nothing compared between the timestamp and the key — \
+            (a.timestamp, a.key) < (b.timestamp, b.key). See LESSONS.md §10.2.
+            """
     }
 
     /// Digits in a key are characters like the others: "…Y10" < "…Y2a" < "…Y9z", code by code ("1" < "2" < "9"). A

@@ -37,12 +37,15 @@ final class NewestPageTests: PagesTestCase {
             See \(exercise.reference).
             \(request.summary)
             """)
-        // An endAt after every message (Int.max, from code that makes both pages with one query) leaves none out.
-        let newest = (try? Self.thread())?.last?.timestamp ?? 0
+        // An endAt after every message (Int.max, from code that makes both pages with one query) leaves none out, and
+        // so does a startAt before every message (0, from a helper that always sends a lower bound).
+        let thread = (try? Self.thread()) ?? []
+        let newest = thread.last?.timestamp ?? 0, oldest = thread.first?.timestamp ?? 0
         let endAtCuts = request.query["endAt"].map { end in Double(end).map { $0 < Double(newest) } ?? true } ?? false
-        XCTAssertNil(request.query["startAt"] ?? request.query["equalTo"] ?? (endAtCuts ? request.query["endAt"] : nil), """
-            \(exercise.function): the newest page needs no startAt, equalTo or endAt (an endAt before the newest message \
-            leaves the newest out). \(request.summary)
+        let startAtCuts = request.query["startAt"].map { start in Double(start).map { $0 > Double(oldest) } ?? true } ?? false
+        XCTAssertNil(request.query["equalTo"] ?? (startAtCuts ? request.query["startAt"] : nil) ?? (endAtCuts ? request.query["endAt"] : nil), """
+            \(exercise.function): the newest page needs no startAt, equalTo or endAt (a startAt after the oldest message \
+            or an endAt before the newest leaves messages out). \(request.summary)
             """)
     }
 
@@ -133,8 +136,8 @@ final class NewestPageTests: PagesTestCase {
             \(exercise.function)(count: 3) gave \(page.map(\.key)) of a thread of 3 whose newest message is stamped a year \
             after this device's clock (the server's clock stamps the messages, and a device's date may be set back by \
             hand); expected all 3. The newest page is the last `count` of the thread, whatever its timestamps: \
-            orderBy="timestamp"&limitToLast=<count>, no endAt from Date(), with or without some slack — this device's \
-            clock is not the server's. See LESSONS.md §10.3.
+            orderBy="timestamp"&limitToLast=<count>, no endAt from Date(), with or without some slack, and no filter of \
+            the answer by Date() — this device's clock is not the server's. See LESSONS.md §10.3.
             \(TrafficReport(emulator).summary)
             """)
     }
@@ -244,7 +247,7 @@ final class NewestPageTests: PagesTestCase {
         }
     }
 
-    /// A 200 whose page holds a message without its timestamp (written by a client of another version, say): the
+    /// A 200 whose page holds a message without its text (a photo, written by a client of a newer version, say): the
     /// page does not decode. Dropping that message instead (try? for each one, compactMap) gives a page one short,
     /// and a page shorter than the count says "the start of the thread" (§10.1): the app would stop loading older ones.
     func test_newestPage_aMessageThatDoesNotDecode_throwsDecoding() throws {
@@ -252,12 +255,14 @@ final class NewestPageTests: PagesTestCase {
         for (n, key) in ["-P5QdiIlZv_zWnsfgYw0", "-P5QdiIlZv_zWnsfgYw1", "-P5QdiIlZv_zWnsfgYw2"].enumerated() {
             object[key] = ["sender": "Ana", "text": .string("message \(n)"), "timestamp": .number(Double(1_793_612_768_497 + n))]
         }
-        object["-P5QdiIlZv_zWnsfgYw1"] = ["sender": "Ben", "text": "no timestamp"]
+        // It keeps its timestamp, so that every query of the page returns it: without one it would sort before every
+        // number (null first), and a page bounded by startAt=0 would not hold it.
+        object["-P5QdiIlZv_zWnsfgYw1"] = ["sender": "Ben", "timestamp": .number(Double(1_793_612_768_498))]
         emulator.load(["t1": ["title": "One broken", "messages": .object(object)]])
         let result = try newestPage(count: 3)
         guard case .failure(let error) = result, case ThreadAPIError.decoding = error else {
             return XCTFail("""
-                \(exercise.function)(count: 3) \(result.outcome) when one of the page's 3 messages has no timestamp; expected \
+                \(exercise.function)(count: 3) \(result.outcome) when one of the page's 3 messages has no text; expected \
                 ThreadAPIError.decoding with the decoder's error. A message that does not decode, dropped (try? for each \
                 message, compactMap), makes the page short without a word — and a page shorter than the count says "the \
                 start of the thread", so the app stops loading older messages. See LESSONS.md §10.3.

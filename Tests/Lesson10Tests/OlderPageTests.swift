@@ -142,6 +142,12 @@ final class OlderPageTests: PagesTestCase {
             \(exercise.function)(count: 2) gave \(Self.positions(page)) before #36…#55; expected #34 #35. \
             See \(exercise.reference).
             """)
+        let more = try requirePage(try olderPage(than: try Self.messages(36...55), count: 30), exercise)
+        XCTAssertEqual(Set(more.map(\.key)), Set(try Self.messages(6...35).map(\.key)), """
+            \(exercise.function)(count: 30) gave \(Self.positions(more)) before #36…#55; expected the 30 before them, \
+            #6…#35: a count above 20 is the caller's to choose (a taller screen) — pass it on, unclamped. \
+            See \(exercise.reference).
+            """)
     }
 
     /// A thread whose 8 messages share one timestamp: after the newest 3 (a k z, by key), every shown message has the

@@ -28,6 +28,10 @@ struct RivalFirebase: EmulatedService {
     /// The rival likes once just after the first write that succeeded: a client that reads the count again to return
     /// it returns that like as its own.
     var likesAfterSuccess = false
+    /// The rival likes once just before the first read of the counter that follows a write refused with 412: a client
+    /// that takes the count from the 412 and the tag from a read after it overwrites that like.
+    var likesBeforeReadAfterConflict = false
+    private var lastWriteRefused = false
     private var readsBeforeAWrite = 0
     /// How many likes the rival added.
     private(set) var rivalLiked = 0
@@ -54,6 +58,10 @@ struct RivalFirebase: EmulatedService {
                 likesBeforeSecondRead = false
                 rivalLike(at: counterURL(like: request.url))
             }
+            if likesBeforeReadAfterConflict, lastWriteRefused {
+                likesBeforeReadAfterConflict = false
+                rivalLike(at: counterURL(like: request.url))
+            }
         } else if writesCounter {
             readsBeforeAWrite = 0
         }
@@ -67,6 +75,7 @@ struct RivalFirebase: EmulatedService {
             }
         }
         let reply = firebase.respond(to: request)
+        if writesCounter, case .response(let response) = reply { lastWriteRefused = response.statusCode == 412 }
         if likesAfterSuccess, writesCounter, case .response(let response) = reply, (200...299).contains(response.statusCode) {
             likesAfterSuccess = false
             rivalLike(at: counterURL(like: request.url))
