@@ -30,8 +30,9 @@ final class CreateMessageTests: Lesson1TestCase {
         var date: Date { Date(timeIntervalSinceReferenceDate: timestamp) }
     }
 
-    /// The text the body test sends: with quotes and a line break, which a JSON string must escape.
-    static let quotedText = "Hello, \"Firebase\"\nSecond line"
+    /// The text the body test sends: with quotes and a line break, which a JSON string must escape, and a space at its end
+    /// (as typed), which the message keeps: the text goes as it is given.
+    static let quotedText = "Hello, \"Firebase\"\nSecond line "
 
     /// Reads the message in createMessage's body, checking its timestamp was made between `before` and `after`.
     func sentMessage(in request: RecordedRequest, madeBetween before: Date, and after: Date,
@@ -176,7 +177,7 @@ final class CreateMessageTests: Lesson1TestCase {
         let after = Date()
         let request = try onlyRequest(from: exercise)
         let message = try sentMessage(in: request, madeBetween: before, and: after)
-        XCTAssertEqual(message.text, Self.quotedText, "The message in createMessage's body has the wrong text: the text passed in was \(Self.quotedText.debugDescription).\(Self.percentEncodedNote(sent: message.text, passed: Self.quotedText)) Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
+        XCTAssertEqual(message.text, Self.quotedText, "The message in createMessage's body has the wrong text: the text passed in was \(Self.quotedText.debugDescription).\(Self.percentEncodedNote(sent: message.text, passed: Self.quotedText))\(Self.cleanedTextNote(sent: message.text, passed: Self.quotedText, what: "text")) Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
         XCTAssertEqual(message.sender, "Grace", "The message in createMessage's body has the wrong sender: the sender passed in was \"Grace\". Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
     }
 

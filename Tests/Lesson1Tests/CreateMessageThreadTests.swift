@@ -15,8 +15,9 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         let identifier: String
     }
 
-    /// The title the body test sends: with quotes, which a JSON string must escape.
-    static let quotedTitle = "Codable, \"nested\""
+    /// The title the body test sends: with quotes and a line break, which a JSON string must escape, and a space at its
+    /// end (as typed), which the thread keeps: the title goes as it is given.
+    static let quotedTitle = "Codable, \"nested\"\nand escaped "
 
     /// For a body that is not JSON although it holds the text passed in, unescaped: it was pasted together from strings.
     static func pastedJSONNote(_ request: RecordedRequest, title: String) -> String {
@@ -96,13 +97,15 @@ final class CreateMessageThreadTests: Lesson1TestCase {
     }
 
     func test_createMessageThread_bodyIsTheNewThreadAsJSON() throws {
-        // A quote in the title: JSONEncoder escapes it; a body pasted together from strings breaks on it.
+        // A quote and a line break in the title: JSONEncoder escapes them; a body pasted together from strings breaks on
+        // them. And a space at its end: the title goes as it is given, not trimmed.
         try createThread(title: Self.quotedTitle)
         let request = try onlyRequest(from: exercise)
         let thread = try sentThread(in: request)
         XCTAssertEqual(thread.title, Self.quotedTitle, """
             The thread in createMessageThread's body has the wrong title: the title passed in was \(Self.quotedTitle.debugDescription).\
-            \(Self.percentEncodedNote(sent: thread.title, passed: Self.quotedTitle)) Body: \(request.bodyText ?? ""). See LESSONS.md §1.3.
+            \(Self.percentEncodedNote(sent: thread.title, passed: Self.quotedTitle))\
+            \(Self.cleanedTextNote(sent: thread.title, passed: Self.quotedTitle, what: "title")) Body: \(request.bodyText ?? ""). See LESSONS.md §1.3.
             """)
         XCTAssertNotNil(UUID(uuidString: thread.identifier), """
             The thread's identifier should be a new UUID string (what MessageThread(title:) gives it); it is \

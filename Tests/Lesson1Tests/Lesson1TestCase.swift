@@ -404,6 +404,22 @@ class Lesson1TestCase: LabTestCase {
             + "the text goes as it is — JSONEncoder escapes what JSON needs."
     }
 
+    /// Added to a wrong-text failure when the text sent is the text passed in with its ends trimmed, or its line breaks
+    /// made spaces: "cleaned" input. `what`: "title" or "text".
+    static func cleanedTextNote(sent: String, passed: String, what: String) -> String {
+        guard sent != passed else { return "" }
+        if sent == passed.trimmingCharacters(in: .whitespacesAndNewlines) || sent == passed.trimmingCharacters(in: .whitespaces) {
+            return " What was sent is the \(what) passed in, trimmed of the space at its end (`trimmingCharacters(in:)`): "
+                + "send the \(what) as it is given. Whether to accept or clean up what the user typed is the screen's "
+                + "decision, made before it calls you; the request stores what it was handed."
+        }
+        if sent == passed.replacingOccurrences(of: "\n", with: " ") || sent == passed.replacingOccurrences(of: "\n", with: "") {
+            return " What was sent is the \(what) passed in with its line break removed: a JSON string holds line breaks "
+                + "(JSONEncoder writes them as \\n), so send the \(what) as it is given."
+        }
+        return ""
+    }
+
     /// Added to a "not a JSON object" failure when the body is a JSON string that itself holds a JSON object.
     static func encodedTwiceNote(_ json: JSONValue) -> String {
         guard let text = json.stringValue, let inner = try? JSONValue(data: Data(text.utf8)), inner.objectValue != nil else { return "" }
