@@ -485,6 +485,37 @@ final class CreateMessageTests: Lesson1TestCase {
         }
     }
 
+    /// A text of spaces only.
+    static let blankText = "   "
+
+    func test_createMessage_blankText_isStoredOrRefused() throws {
+        // Sending a blank text as it is (Firebase stores any text) and refusing it with an error, nothing sent, are
+        // both right; completion(nil) for a message that was never stored is not.
+        let thread = sampleThread()
+        let error = try createMessage(in: thread, text: Self.blankText, allowingRefusalOf: "a blank text")
+        if let error = error {
+            XCTAssertTrue(thread.messages.isEmpty, """
+                createMessage refused the blank text (completion(\(Self.describe(error)))), yet the thread's messages \
+                changed: \(Self.list(thread.messages)). A refusal changes nothing. See LESSONS.md §1.4.
+                """)
+            return
+        }
+        guard newMessages.values.contains(where: { $0["text"] == .string(Self.blankText) }) else {
+            throw fail("""
+                createMessage called completion(nil) for the blank text \(Self.blankText.debugDescription), but the \
+                thread's messages in the database hold no such message: nil tells the caller the message is stored. \
+                Requests: \(TrafficReport(emulator).summary). Send the text as it is given, or refuse it with an error \
+                of your own, sending nothing. See LESSONS.md §1.4.
+                """)
+        }
+        let matches = { thread.messages.map(\.text) == [Self.blankText] }
+        eventually(within: 0.5, matches)
+        XCTAssertTrue(matches(), """
+            The server stored the message with the blank text, but the thread's messages are \(Self.list(thread.messages)): \
+            every message the server accepted is appended, whatever its text. See LESSONS.md §1.4.
+            """)
+    }
+
     // MARK: Helpers
 
     /// Added to a wrong-path failure when the message went to `/messages` at the database's root: the thread's

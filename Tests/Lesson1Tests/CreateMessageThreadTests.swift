@@ -444,4 +444,37 @@ final class CreateMessageThreadTests: Lesson1TestCase {
             }
         }
     }
+
+    /// A title of spaces only.
+    static let blankTitle = "   "
+
+    func test_createMessageThread_blankTitle_isStoredOrRefused() throws {
+        // Sending a blank title as it is (Firebase stores any text) and refusing it with an error, nothing sent, are
+        // both right; completion(nil) for a thread that was never stored is not.
+        let error = try createThread(title: Self.blankTitle, allowingRefusalOf: "a blank title")
+        let controller = self.controller!
+        if let error = error {
+            XCTAssertTrue(controller.messageThreads.isEmpty, """
+                createMessageThread refused the blank title (completion(\(Self.describe(error)))), yet `messageThreads` \
+                changed: \(controller.messageThreads.map(ThreadCopy.init)). A refusal changes nothing. See LESSONS.md §1.3.
+                """)
+            return
+        }
+        guard let identifier = emulator.requests.last?.bodyJSON?.objectValue?["identifier"]?.stringValue,
+              emulator.value(at: "/\(identifier)")["title"] == .string(Self.blankTitle) else {
+            throw fail("""
+                createMessageThread called completion(nil) for the blank title \(Self.blankTitle.debugDescription), but \
+                the database holds no thread with that title: nil tells the caller the thread is stored. Requests: \
+                \(TrafficReport(emulator).summary). Send the title as it is given, or refuse it with an error of your \
+                own, sending nothing. See LESSONS.md §1.3.
+                """)
+        }
+        let expected = [ThreadCopy(MessageThread(title: Self.blankTitle, identifier: identifier))]
+        eventually(within: 0.5) { controller.messageThreads.map(ThreadCopy.init) == expected }
+        XCTAssertEqual(controller.messageThreads.map(ThreadCopy.init), expected, """
+            The server stored the thread with the blank title, but `messageThreads` holds \
+            \(controller.messageThreads.map(ThreadCopy.init)), not that thread: every thread the server accepted is \
+            appended, whatever its title. See LESSONS.md §1.3.
+            """)
+    }
 }
