@@ -377,6 +377,17 @@ class Lesson1TestCase: LabTestCase {
                 """, file: file, line: line)
         }
         try requireSetupSuccess(try succeeding(), "the call that succeeds while the failing one waits for its answer", of: exercise, file: file, line: line)
+        // The failing call's answer is still held: a completion of it now was called for the other call's answer.
+        if eventually(within: 0.1, { failed.get() != nil }), let early = failed.get() {
+            throw fail("""
+                \(exercise.function) was called twice, the first call's request still waiting for its answer (held back by \
+                the test), and when the second call's answer came, the first call's completion was called too, with \
+                \(Self.describe(early)): it reported an answer it never had. Code that keeps the waiting completions in \
+                a property (an array of them, or the last one) and calls them when any answer comes does that. Each call \
+                must report its own answer: its own handler calls the `completion` that call was given, captured in its \
+                closure. See \(exercise.reference).
+                """, file: file, line: line)
+        }
         held.release()
         guard eventually(within: 2, { failed.get() != nil }), case .some(.some) = failed.get() else {
             throw fail("""
