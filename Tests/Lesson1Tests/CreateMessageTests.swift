@@ -30,8 +30,9 @@ final class CreateMessageTests: Lesson1TestCase {
         var date: Date { Date(timeIntervalSinceReferenceDate: timestamp) }
     }
 
-    /// The text the body test sends: with quotes and a line break, which a JSON string must escape.
-    static let quotedText = "Hello, \"Firebase\"\nSecond line"
+    /// The text the body test sends: with quotes and a line break, which a JSON string must escape, and a space at its end
+    /// (as typed), which the message keeps: the text goes as it is given.
+    static let quotedText = "Hello, \"Firebase\"\nSecond line "
 
     /// Reads the message in createMessage's body, checking its timestamp was made between `before` and `after`.
     func sentMessage(in request: RecordedRequest, madeBetween before: Date, and after: Date,
@@ -176,7 +177,7 @@ final class CreateMessageTests: Lesson1TestCase {
         let after = Date()
         let request = try onlyRequest(from: exercise)
         let message = try sentMessage(in: request, madeBetween: before, and: after)
-        XCTAssertEqual(message.text, Self.quotedText, "The message in createMessage's body has the wrong text: the text passed in was \(Self.quotedText.debugDescription).\(Self.percentEncodedNote(sent: message.text, passed: Self.quotedText)) Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
+        XCTAssertEqual(message.text, Self.quotedText, "The message in createMessage's body has the wrong text: the text passed in was \(Self.quotedText.debugDescription).\(Self.percentEncodedNote(sent: message.text, passed: Self.quotedText))\(Self.cleanedTextNote(sent: message.text, passed: Self.quotedText, what: "text")) Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
         XCTAssertEqual(message.sender, "Grace", "The message in createMessage's body has the wrong sender: the sender passed in was \"Grace\". Body: \(request.bodyText ?? ""). See LESSONS.md §1.4.")
     }
 
@@ -482,6 +483,37 @@ final class CreateMessageTests: Lesson1TestCase {
                     """)
             }
         }
+    }
+
+    /// A text of spaces only.
+    static let blankText = "   "
+
+    func test_createMessage_blankText_isStoredOrRefused() throws {
+        // Sending a blank text as it is (Firebase stores any text) and refusing it with an error, nothing sent, are
+        // both right; completion(nil) for a message that was never stored is not.
+        let thread = sampleThread()
+        let error = try createMessage(in: thread, text: Self.blankText, allowingRefusalOf: "a blank text")
+        if let error = error {
+            XCTAssertTrue(thread.messages.isEmpty, """
+                createMessage refused the blank text (completion(\(Self.describe(error)))), yet the thread's messages \
+                changed: \(Self.list(thread.messages)). A refusal changes nothing. See LESSONS.md §1.4.
+                """)
+            return
+        }
+        guard newMessages.values.contains(where: { $0["text"] == .string(Self.blankText) }) else {
+            throw fail("""
+                createMessage called completion(nil) for the blank text \(Self.blankText.debugDescription), but the \
+                thread's messages in the database hold no such message: nil tells the caller the message is stored. \
+                Requests: \(TrafficReport(emulator).summary). Send the text as it is given, or refuse it with an error \
+                of your own, sending nothing. See LESSONS.md §1.4.
+                """)
+        }
+        let matches = { thread.messages.map(\.text) == [Self.blankText] }
+        eventually(within: 0.5, matches)
+        XCTAssertTrue(matches(), """
+            The server stored the message with the blank text, but the thread's messages are \(Self.list(thread.messages)): \
+            every message the server accepted is appended, whatever its text. See LESSONS.md §1.4.
+            """)
     }
 
     // MARK: Helpers

@@ -15,8 +15,9 @@ final class CreateMessageThreadTests: Lesson1TestCase {
         let identifier: String
     }
 
-    /// The title the body test sends: with quotes, which a JSON string must escape.
-    static let quotedTitle = "Codable, \"nested\""
+    /// The title the body test sends: with quotes and a line break, which a JSON string must escape, and a space at its
+    /// end (as typed), which the thread keeps: the title goes as it is given.
+    static let quotedTitle = "Codable, \"nested\"\nand escaped "
 
     /// For a body that is not JSON although it holds the text passed in, unescaped: it was pasted together from strings.
     static func pastedJSONNote(_ request: RecordedRequest, title: String) -> String {
@@ -96,13 +97,15 @@ final class CreateMessageThreadTests: Lesson1TestCase {
     }
 
     func test_createMessageThread_bodyIsTheNewThreadAsJSON() throws {
-        // A quote in the title: JSONEncoder escapes it; a body pasted together from strings breaks on it.
+        // A quote and a line break in the title: JSONEncoder escapes them; a body pasted together from strings breaks on
+        // them. And a space at its end: the title goes as it is given, not trimmed.
         try createThread(title: Self.quotedTitle)
         let request = try onlyRequest(from: exercise)
         let thread = try sentThread(in: request)
         XCTAssertEqual(thread.title, Self.quotedTitle, """
             The thread in createMessageThread's body has the wrong title: the title passed in was \(Self.quotedTitle.debugDescription).\
-            \(Self.percentEncodedNote(sent: thread.title, passed: Self.quotedTitle)) Body: \(request.bodyText ?? ""). See LESSONS.md §1.3.
+            \(Self.percentEncodedNote(sent: thread.title, passed: Self.quotedTitle))\
+            \(Self.cleanedTextNote(sent: thread.title, passed: Self.quotedTitle, what: "title")) Body: \(request.bodyText ?? ""). See LESSONS.md §1.3.
             """)
         XCTAssertNotNil(UUID(uuidString: thread.identifier), """
             The thread's identifier should be a new UUID string (what MessageThread(title:) gives it); it is \
@@ -440,5 +443,38 @@ final class CreateMessageThreadTests: Lesson1TestCase {
                     """)
             }
         }
+    }
+
+    /// A title of spaces only.
+    static let blankTitle = "   "
+
+    func test_createMessageThread_blankTitle_isStoredOrRefused() throws {
+        // Sending a blank title as it is (Firebase stores any text) and refusing it with an error, nothing sent, are
+        // both right; completion(nil) for a thread that was never stored is not.
+        let error = try createThread(title: Self.blankTitle, allowingRefusalOf: "a blank title")
+        let controller = self.controller!
+        if let error = error {
+            XCTAssertTrue(controller.messageThreads.isEmpty, """
+                createMessageThread refused the blank title (completion(\(Self.describe(error)))), yet `messageThreads` \
+                changed: \(controller.messageThreads.map(ThreadCopy.init)). A refusal changes nothing. See LESSONS.md §1.3.
+                """)
+            return
+        }
+        guard let identifier = emulator.requests.last?.bodyJSON?.objectValue?["identifier"]?.stringValue,
+              emulator.value(at: "/\(identifier)")["title"] == .string(Self.blankTitle) else {
+            throw fail("""
+                createMessageThread called completion(nil) for the blank title \(Self.blankTitle.debugDescription), but \
+                the database holds no thread with that title: nil tells the caller the thread is stored. Requests: \
+                \(TrafficReport(emulator).summary). Send the title as it is given, or refuse it with an error of your \
+                own, sending nothing. See LESSONS.md §1.3.
+                """)
+        }
+        let expected = [ThreadCopy(MessageThread(title: Self.blankTitle, identifier: identifier))]
+        eventually(within: 0.5) { controller.messageThreads.map(ThreadCopy.init) == expected }
+        XCTAssertEqual(controller.messageThreads.map(ThreadCopy.init), expected, """
+            The server stored the thread with the blank title, but `messageThreads` holds \
+            \(controller.messageThreads.map(ThreadCopy.init)), not that thread: every thread the server accepted is \
+            appended, whatever its title. See LESSONS.md §1.3.
+            """)
     }
 }

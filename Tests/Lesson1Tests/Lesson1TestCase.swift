@@ -48,10 +48,11 @@ class Lesson1TestCase: LabTestCase {
     /// `lastCall` then holds when and how.
     @discardableResult
     func createThread(title: String = "PUT vs POST", waitingAtLeast minimumWait: TimeInterval = 0,
-                      holdingTheMainQueue: Bool = false,
+                      holdingTheMainQueue: Bool = false, allowingRefusalOf refusable: String? = nil,
                       file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
         let controller = self.controller!
-        return try call(Self.createThread, minimumWait: minimumWait, holdingTheMainQueue: holdingTheMainQueue, file: file, line: line,
+        return try call(Self.createThread, minimumWait: minimumWait, holdingTheMainQueue: holdingTheMainQueue,
+                        refusable: refusable, file: file, line: line,
                         state: { LocalState(threads: controller.messageThreads.map(ThreadCopy.init)) }) { done in
             controller.createMessageThread(title: title, completion: done)
         }
@@ -65,9 +66,11 @@ class Lesson1TestCase: LabTestCase {
     @discardableResult
     func createMessage(in thread: MessageThread, text: String = "PUT puts, POST appends", sender: String = "Ada",
                        waitingAtLeast minimumWait: TimeInterval = 0, holdingTheMainQueue: Bool = false,
+                       allowingRefusalOf refusable: String? = nil,
                        file: StaticString = #filePath, line: UInt = #line) throws -> Error? {
         let controller = self.controller!
-        return try call(Self.createMessage, minimumWait: minimumWait, holdingTheMainQueue: holdingTheMainQueue, file: file, line: line,
+        return try call(Self.createMessage, minimumWait: minimumWait, holdingTheMainQueue: holdingTheMainQueue,
+                        refusable: refusable, file: file, line: line,
                         state: { LocalState(messages: thread.messages) }) { done in
             controller.createMessage(messageThread: thread, text: text, sender: sender, completion: done)
         }
@@ -111,7 +114,8 @@ class Lesson1TestCase: LabTestCase {
     /// `holdingTheMainQueue`: keep the main queue from running anything until the first call (or until the answer
     /// has had time to come), so the state recorded at that call is the state then, not one a block hopped to the main
     /// queue changed a moment later; a correct hop to the main queue then runs as soon as the hold ends.
-    private func call(_ exercise: Exercise, minimumWait: TimeInterval, holdingTheMainQueue: Bool, file: StaticString, line: UInt,
+    private func call(_ exercise: Exercise, minimumWait: TimeInterval, holdingTheMainQueue: Bool, refusable: String? = nil,
+                      file: StaticString, line: UInt,
                       state: @escaping () -> LocalState, _ start: (@escaping (Error?) -> Void) -> Void) throws -> Error? {
         let recorder = CompletionRecorder()
         recorders.append((exercise, recorder))
@@ -153,6 +157,11 @@ class Lesson1TestCase: LabTestCase {
             RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.1))
             let traffic = TrafficReport(emulator)
             if emulator.requests.count == requestsBefore, traffic.viaOtherSession.isEmpty, traffic.toOtherHost.isEmpty {
+                // Input the app may refuse: an error at once, with nothing sent, is a refusal; nil is a claim of success.
+                if let refusable = refusable, calls.count == 1 {
+                    if let error = first.error { return error }
+                    throw fail(Self.reportedStoredUnsent(exercise, refusable), file: file, line: line)
+                }
                 throw fail(Self.calledWithoutRequest(exercise, value: first.error), file: file, line: line)
             }
             if let took = blockingTime(of: start) {
@@ -207,6 +216,17 @@ class Lesson1TestCase: LabTestCase {
                 """, file: file, line: line)
         }
         return value
+    }
+
+    /// For `completion(nil)` at once, nothing sent, for input the app may refuse (`what`: "a blank title").
+    static func reportedStoredUnsent(_ exercise: Exercise, _ what: String) -> String {
+        let thing = exercise.section == "1.3" ? "thread" : "message"
+        return """
+            Given \(what), \(exercise.function) called completion(nil) at once without sending any request: nil tells the \
+            caller the \(thing) is stored, and nothing was. Send it as it is (Firebase stores any text), or, if your app \
+            refuses blank input, call `completion` with an error of your own, sending nothing; never completion(nil) for \
+            a \(thing) the server did not accept. See \(exercise.reference).
+            """
     }
 
     /// How long a test of waiting holds the answer while the learner's function has not returned (`HeldAnswers`).
@@ -357,6 +377,18 @@ class Lesson1TestCase: LabTestCase {
                 """, file: file, line: line)
         }
         try requireSetupSuccess(try succeeding(), "the call that succeeds while the failing one waits for its answer", of: exercise, file: file, line: line)
+        // The failing call's answer is still held: a completion of it now was called for the other call's answer (the
+        // call above already waited a moment after its own completion, so one called beside it shows without a wait).
+        if let early = failed.get() {
+            throw fail("""
+                \(exercise.function) was called twice, the first call's request still waiting for its answer (held back by \
+                the test), and when the second call's answer came, the first call's completion was called too, with \
+                \(Self.describe(early)): it reported an answer it never had. Code that keeps the waiting completions in \
+                a property (an array of them, or the last one) and calls them when any answer comes does that. Each call \
+                must report its own answer: its own handler calls the `completion` that call was given, captured in its \
+                closure. See \(exercise.reference).
+                """, file: file, line: line)
+        }
         held.release()
         guard eventually(within: 2, { failed.get() != nil }), case .some(.some) = failed.get() else {
             throw fail("""
@@ -402,6 +434,22 @@ class Lesson1TestCase: LabTestCase {
         guard sent != passed, sent.removingPercentEncoding == passed else { return "" }
         return " What was sent is the text passed in, percent-encoded: percent-encoding is for URLs. In a JSON body "
             + "the text goes as it is — JSONEncoder escapes what JSON needs."
+    }
+
+    /// Added to a wrong-text failure when the text sent is the text passed in with its ends trimmed, or its line breaks
+    /// made spaces: "cleaned" input. `what`: "title" or "text".
+    static func cleanedTextNote(sent: String, passed: String, what: String) -> String {
+        guard sent != passed else { return "" }
+        if sent == passed.trimmingCharacters(in: .whitespacesAndNewlines) || sent == passed.trimmingCharacters(in: .whitespaces) {
+            return " What was sent is the \(what) passed in, trimmed of the space at its end (`trimmingCharacters(in:)`): "
+                + "send the \(what) as it is given. Whether to accept or clean up what the user typed is the screen's "
+                + "decision, made before it calls you; the request stores what it was handed."
+        }
+        if sent == passed.replacingOccurrences(of: "\n", with: " ") || sent == passed.replacingOccurrences(of: "\n", with: "") {
+            return " What was sent is the \(what) passed in with its line break removed: a JSON string holds line breaks "
+                + "(JSONEncoder writes them as \\n), so send the \(what) as it is given."
+        }
+        return ""
     }
 
     /// Added to a "not a JSON object" failure when the body is a JSON string that itself holds a JSON object.
