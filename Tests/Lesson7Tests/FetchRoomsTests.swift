@@ -139,6 +139,19 @@ final class FetchRoomsTests: Lesson7TestCase {
 
     // MARK: The rooms
 
+    /// Once missed (the rooms passed through a Dictionary keyed by id, "to drop duplicates"): with two rooms, a
+    /// Dictionary's order is the server's half the time; twelve come in the server's order almost never. Before the
+    /// two-room test, so that the first failure is this one in every run.
+    func test_fetchRooms_manyRooms_comeInTheServersOrder() throws {
+        let rooms = (1...12).map { emulator.seedRoom(named: "Room \($0)", by: $0 % 2 == 0 ? "grace" : "ada") }
+        let fetched = try requireSuccess(try fetchRooms(), of: exercise)
+        XCTAssertEqual(fetched.map(\.id), rooms.map(\.id), """
+            fetchRooms gave room ids \(fetched.map(\.id)); the server sent \(rooms.map(\.id)), in that order: pass them \
+            on as they came. A Dictionary or a Set on the way (to drop duplicates, say) has no order — and a different \
+            one on each run. See LESSONS.md §7.3.
+            """)
+    }
+
     func test_fetchRooms_givesTheRoomsAsModelValues_inTheServersOrder() throws {
         let rooms = seedTwoRooms()
         let fetched = try requireSuccess(try fetchRooms(), of: exercise)

@@ -12,7 +12,7 @@ import Lesson7
 /// minute per room or message), a service signed in as ada, and `call`, which runs one of the learner's functions
 /// and checks what every call must do: exactly one closure, once, after the server answered, through the injected
 /// session. A stub stops the test at once ("not started yet"), without waiting.
-class Lesson7TestCase: LabTestCase {
+class Lesson7TestCase: TimeZonedTestCase {
     static let fetchRooms = Exercise("fetchRooms(success:failure:)", section: "7.3")
     static let createRoom = Exercise("createRoom(named:success:failure:)", section: "7.4")
     static let joinRoom = Exercise("joinRoom(id:success:failure:)", section: "7.4")
@@ -34,6 +34,8 @@ class Lesson7TestCase: LabTestCase {
     var service: ChatCaveService!
     /// The tests run in a time zone that is not UTC (+5:30, no daylight saving), on every machine: a time read in the
     /// device's time zone (a DateFormatter with a quoted 'Z' and no timeZone) is wrong everywhere, not only off UTC.
+    /// `NSTimeZone.default` moves DateFormatter's; TimeZonedTestCase moves `TimeZone.current` too (once missed: a
+    /// date "converted to local time" with `TimeZone.current.secondsFromGMT()`, a shift of zero on a UTC machine).
     static let deviceTimeZone = TimeZone(identifier: "Asia/Kolkata")!
     private var savedTimeZone: TimeZone?
 
@@ -267,7 +269,9 @@ class Lesson7TestCase: LabTestCase {
             Every time is \(minutes / 60) h \(minutes % 60) min \(offset > 0 ? "late" : "early"): it was read in the device's time \
             zone (the tests run in \(deviceTimeZone.identifier), UTC+5:30). ChatCave's times end in Z: UTC. A \
             DateFormatter whose format has a quoted 'Z' treats it as a letter and uses its own time zone unless you set \
-            `timeZone = TimeZone(identifier: "UTC")`; `dateDecodingStrategy = .iso8601` reads the Z. See LESSONS.md §7.3.
+            `timeZone = TimeZone(identifier: "UTC")`; `dateDecodingStrategy = .iso8601` reads the Z. And a Date is a \
+            moment, the same in every time zone: "converting" it to local time (adding \
+            `TimeZone.current.secondsFromGMT()`) moves it — time zones matter only when a date is shown. See LESSONS.md §7.3.
             """
     }
 

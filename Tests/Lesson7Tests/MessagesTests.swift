@@ -84,12 +84,22 @@ final class MessagesTests: Lesson7TestCase {
     /// never.)
     func test_fetchMessages_manyMessages_comeOldestFirst() throws {
         seedTwoRooms(adaInRandom: true)
-        for number in 1...12 { emulator.seedMessage("Message \(number)", in: 1, from: number % 2 == 0 ? "grace" : "ada") }
+        // grace says "+1" three times (messages 4, 8 and 12): each is a message of its own. (Once missed: duplicates
+        // dropped by sender and text, "a send the network layer retried".)
+        for number in 1...12 {
+            emulator.seedMessage(number % 4 == 0 ? "+1" : "Message \(number)", in: 1, from: number % 2 == 0 ? "grace" : "ada")
+        }
         let fetched = try requireSuccess(try fetchMessages(1), of: Self.fetchMessages)
-        XCTAssertEqual(fetched.map(\.id), messages(in: 1).map(\.id), """
-            fetchMessages(inRoom: 1) gave message ids \(fetched.map(\.id)); room 1 holds \(messages(in: 1).map(\.id)), \
-            which the server sends oldest first: pass them on in that order. A Dictionary or a Set on the way (to drop \
-            duplicates, say) has no order — and a different one on each run. See LESSONS.md §7.5.
+        let all = messages(in: 1).map(\.id)
+        let dropped = all.filter { !fetched.map(\.id).contains($0) }
+        let why = dropped.isEmpty ? "" : """
+             It left out \(dropped): every message the server sends is passed on — a sender who wrote the same text \
+            twice ("+1") sent two messages, each with its own id; to drop real duplicates, compare ids, never texts.
+            """
+        XCTAssertEqual(fetched.map(\.id), all, """
+            fetchMessages(inRoom: 1) gave message ids \(fetched.map(\.id)); room 1 holds \(all), \
+            which the server sends oldest first: pass them on in that order.\(why) A Dictionary or a Set on the way (to \
+            drop duplicates, say) has no order — and a different one on each run. See LESSONS.md §7.5.
             """)
     }
 
@@ -451,17 +461,39 @@ final class MessagesTests: Lesson7TestCase {
     /// createRoom's goes through JSONEncoder): a message's text arrives as it was written.
     func test_postMessage_textWithQuotesAndLineBreaks_arrivesIntact() throws {
         seedConversation()
-        let text = "She said \"hi\" \\o/\nSecond line, café ☕️"
+        // Also missed once: a hand-written escaper that switches over Characters ("\r\n" is one Character, and
+        // matches neither "\r" nor "\n"), the text trimmed, and & < > turned into HTML entities "against XSS".
+        let text = "She said \"hi\" <3 & \\o/\r\nSecond line:\n    let café = \"☕️\"\n"
         let outcome = try postMessage(text, in: 2)
         if let sent = emulator.requests.last(where: { $0.method == "POST" }) {
             _ = try requireBody(of: sent, from: Self.postMessage)  // says so when an upload task hid it (Darwin)
         }
         let stored = emulator.messages.dropFirst(3).last?.text
+        let body = emulator.requests.last(where: { $0.method == "POST" })?.bodyText ?? ""
+        var changed = ""
+        if stored == text.trimmingCharacters(in: .whitespacesAndNewlines) {
+            changed = """
+                 The line break at its end was trimmed: the service sends the text as the user wrote it (a message can \
+                start with indented code and end with a line break).
+                """
+        } else if stored?.contains("&lt;") == true || stored?.contains("&amp;") == true {
+            changed = """
+                 The text came with HTML entities (&lt; &amp;) in it: escaping for HTML is the job of the code that shows \
+                a message in a web page, not of the client that sends it — every other client now shows "&lt;3".
+                """
+        } else if stored == nil, body.contains("\r\n"), body.contains("\\n") {
+            // Lone line breaks escaped (`\n` in the body), the Windows one sent raw.
+            changed = """
+                 The text has a Windows line break, "\\r\\n" — in Swift one Character, which matches neither "\\r" nor \
+                "\\n" in a switch over the text's Characters: an escaper written that way leaves it raw, and the JSON breaks.
+                """
+        }
         XCTAssertEqual(stored, text, """
             postMessage(\(text.debugDescription), inRoom: 2) sent \(summary) and called \(outcome.described); the server \
-            stored \(stored.map { "a message \($0.debugDescription)" } ?? "no message"). Let JSONEncoder (or \
-            JSONSerialization) write the body {"text": …}: JSON built by string interpolation — or with only its quotes \
-            escaped by hand — breaks on the quotes, backslashes and line breaks that messages have. See LESSONS.md §7.5.
+            stored \(stored.map { "a message \($0.debugDescription)" } ?? "no message").\(changed) Let JSONEncoder (or \
+            JSONSerialization) write the body {"text": …}, with the text as it is: JSON built by string interpolation — \
+            or with only its quotes escaped by hand — breaks on the quotes, backslashes and line breaks that messages \
+            have. See LESSONS.md §7.5.
             """)
     }
 

@@ -74,13 +74,19 @@ final class RoomMembershipTests: Lesson7TestCase {
             """)
     }
 
+    /// Once missed (an assistant's "clean the input", `name.trimmingCharacters(in: .whitespacesAndNewlines)`): the
+    /// name ends in a space, and arrives with it.
     func test_createRoom_nameWithQuotesAndAccents_arrivesIntact() throws {
-        let name = "Ada's \"Swift\" café ☕️ \\o/"
+        let name = "Ada's \"Swift\" café ☕️ \\o/ "
         _ = try createRoom(named: name)
         let stored = emulator.rooms.last?.name
+        let trimmed = stored != name.trimmingCharacters(in: .whitespacesAndNewlines) ? "" : """
+             The space at the end of the name was trimmed: the service sends the name as the user wrote it — what a \
+            name may hold is the server's to decide, not the client's to change on the way.
+            """
         XCTAssertEqual(stored, name, """
             createRoom(named: \(name.debugDescription)) sent \(summary) and made \
-            \(stored.map { "a room named \($0.debugDescription)" } ?? "no room"). \
+            \(stored.map { "a room named \($0.debugDescription)" } ?? "no room").\(trimmed) \
             Let JSONEncoder write the body: JSON built by string interpolation breaks on quotes and backslashes. \
             See LESSONS.md §7.4.
             """)
@@ -113,8 +119,9 @@ final class RoomMembershipTests: Lesson7TestCase {
 
     /// A user name with a space goes into the path percent-encoded once: appendingPathComponent (or URLComponents)
     /// encodes it; a name encoded by hand first is encoded twice (%2520), and a + for the space is a plus in a path.
+    /// Capitalised since a user id lowercased "to normalize it" was missed.
     func test_joinRoom_userNameWithASpace_isEncodedOnceInThePath() throws {
-        let spaced = Credentials(user: "ada lovelace", password: "analytical")
+        let spaced = Credentials(user: "Ada Lovelace", password: "analytical")
         emulator.invalidate()
         emulator = ChatCaveEmulator(users: [spaced.user: spaced.password])
         emulator.latency = Self.latency
@@ -123,10 +130,11 @@ final class RoomMembershipTests: Lesson7TestCase {
         _ = try joinRoom(1)
         let request = try onlyRequest(from: Self.joinRoom)
         let sent = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? request.path
-        XCTAssertEqual(request.path, "/rooms/1/chatters/ada lovelace", """
-            Signed in as "ada lovelace", joinRoom(id: 1) sent PUT \(sent), which the server reads as the user \
+        XCTAssertEqual(request.path, "/rooms/1/chatters/Ada Lovelace", """
+            Signed in as "Ada Lovelace", joinRoom(id: 1) sent PUT \(sent), which the server reads as the user \
             "\(request.path.components(separatedBy: "/").last ?? "")". The user name goes into the path percent-encoded \
-            once — /rooms/1/chatters/ada%20lovelace: appendingPathComponent (and URLComponents' path) encode it for you. \
+            once, as it is — /rooms/1/chatters/Ada%20Lovelace: appendingPathComponent (and URLComponents' path) encode it \
+            for you, and a user id is not lowercased or otherwise "normalized" on the way (the server's ids are exact). \
             Encoding it yourself first (addingPercentEncoding) encodes the % again (%2520), and a + is a plus in a path, \
             not a space. See LESSONS.md §7.4.
             """)
