@@ -174,7 +174,8 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         let texts = ["Merci, Rene\u{301}e !",                          // an e and a combining accent (U+0301)
                      "First line\r\nsecond line, typed on Windows",   // a CR LF line break: one Character in Swift
                      "Tom & Jerry <3 (see <b>the list</b>)",          // characters HTML would escape
-                     "Sent with the return key\n"]                    // the newline its author typed
+                     "Sent with the return key\n",                    // the newline its author typed
+                     Self.pastedLog]                                  // more than a thousand characters: a pasted log
         let messages = texts.enumerated().map { offset, text in
             MessageThread.Message(text: text, sender: offset % 2 == 0 ? "Renée" : "Brigitte",
                                   timestamp: base.addingTimeInterval(Double(offset) * 7.5 + 0.000321))
@@ -202,6 +203,12 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                         """
                 } else if text == want.text.trimmingCharacters(in: .whitespacesAndNewlines) {
                     cause = "it was trimmed: the newline its author typed at its end is gone."
+                } else if text.count < want.text.count, want.text.hasPrefix(text) {
+                    cause = """
+                        it was cut to its first \(text.count) characters of \(want.text.count) (a `prefix` 'to keep \
+                        writes small'): Firebase stores a long text whole, and the PUT replaces the message the thread \
+                        holds with the cut one.
+                        """
                 }
                 throw fail("""
                     encode(to:) wrote the text \(want.text.debugDescription) as \(text.debugDescription): \(cause) \
@@ -212,6 +219,9 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         }
         try assertWrittenMessages(written, of: thread)
     }
+
+    /// A long text (a pasted log of 40 lines, more than a thousand characters), written whole.
+    static let pastedLog = "A pasted log, every line of it:\n" + (1...40).map { "line \($0): fetched 20 threads in 0.3 s, all OK" }.joined(separator: "\n")
 
     /// A message whose text is empty or only whitespace is still a message: written with the others.
     func test_encodeTo_writesMessagesWithEmptyOrBlankText() throws {
@@ -448,6 +458,14 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 cause = """
                     Its text and sender are swapped: write the message's text for the key "text" and its sender for \
                     "sender" — or let Message's own Encodable write them.
+                    """
+            } else if got["text"] == want["text"], got["timestamp"] == want["timestamp"],
+                      let sender = got["sender"].stringValue, let wanted = want["sender"].stringValue,
+                      sender != wanted, sender.lowercased() == wanted.lowercased() {
+                cause = """
+                    Its sender's letters' case was changed (\(wanted.debugDescription) written as \
+                    \(sender.debugDescription), as `capitalized` does): encoding changes no data — write each sender \
+                    exactly as the thread holds it, or let Message's own Encodable write each message.
                     """
             } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
                       abs(number - wanted) >= 1, Float(number) == Float(wanted) {

@@ -659,6 +659,14 @@ class Lesson3TestCase: TimeZonedTestCase {
                         Its text and sender are swapped: text is read from the key "text", sender from the key "sender". \
                         Let Message's own Decodable read each message, and keep it as it is.
                         """
+                } else if got.text == want.text, got.timestamp == want.timestamp, got.sender != want.sender,
+                          got.sender.lowercased() == want.sender.lowercased() {
+                    cause = """
+                        Its sender's letters' case was changed (\(want.sender.debugDescription) became \
+                        \(got.sender.debugDescription), as `capitalized` does): a name is kept exactly as its author \
+                        typed it — how the screen shows it is the view's business, and the model is what the next PUT \
+                        writes back. Let Message's own Decodable read each message, and keep it as it is.
+                        """
                 } else if got.text == want.text, got.sender == want.sender,
                           got.timestamp.timeIntervalSinceReferenceDate == Double(Float(seconds)) {
                     cause = """
@@ -833,7 +841,8 @@ class Lesson3TestCase: TimeZonedTestCase {
             // changes the order.
             MessageThread.Message(text: "Posted first: an array keeps its order.", sender: "Grace", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405872056162E8)),
             MessageThread.Message(text: "Two: no keys of my own, says Rene\u{301}e.", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405931123456E8)),
-            MessageThread.Message(text: "And Firebase keeps them as 0, 1, 2 🎯", sender: "Linus", timestamp: Date(timeIntervalSinceReferenceDate: 5.55406010987654E8)),
+            // linus wrote his name in lowercase: a name is kept as typed (a `capitalized` changes it).
+            MessageThread.Message(text: "And Firebase keeps them as 0, 1, 2 🎯", sender: "linus", timestamp: Date(timeIntervalSinceReferenceDate: 5.55406010987654E8)),
         ])
     }
 }
