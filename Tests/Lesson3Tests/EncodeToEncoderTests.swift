@@ -223,17 +223,21 @@ final class EncodeToEncoderTests: Lesson3TestCase {
     /// A long text (a pasted log of 40 lines, more than a thousand characters), written whole.
     static let pastedLog = "A pasted log, every line of it:\n" + (1...40).map { "line \($0): fetched 20 threads in 0.3 s, all OK" }.joined(separator: "\n")
 
-    /// A message whose text is empty or only whitespace is still a message: written with the others.
+    /// A message whose text is empty or only whitespace is still a message: written with the others; so is one whose
+    /// sender is empty.
     func test_encodeTo_writesMessagesWithEmptyOrBlankText() throws {
         let base = Self.threeMessageThread().messages
         let messages = [base[0],
                         MessageThread.Message(text: "", sender: "Ada", timestamp: base[0].timestamp.addingTimeInterval(4.25)),
                         MessageThread.Message(text: "   ", sender: "Grace", timestamp: base[0].timestamp.addingTimeInterval(9.5)),
                         MessageThread.Message(text: "\n", sender: "Linus", timestamp: base[0].timestamp.addingTimeInterval(13.75)),
+                        // A user who never chose a name: the sender is "".
+                        MessageThread.Message(text: "I never chose a name in the app.", sender: "", timestamp: base[0].timestamp.addingTimeInterval(21.125)),
                         base[1]]
         let thread = MessageThread(title: "Blank messages", identifier: "9B3D5F71-2C4E-4A86-8E0F-3A5C7E9B1D28", messages: messages)
         let written = try encodedObject(thread)["messages"]
-        let texts = written.flatMap(Self.messagesAsFirebaseStoresThem)?.compactMap { $0["text"].stringValue } ?? []
+        let list = written.flatMap(Self.messagesAsFirebaseStoresThem) ?? []
+        let texts = list.compactMap { $0["text"].stringValue }
         let lost = messages.filter { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && !texts.contains($0.text) }
         if !lost.isEmpty, texts.count < messages.count {
             throw fail("""
@@ -241,6 +245,13 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 (\(lost.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", "))). They are the \
                 thread's messages, and a PUT replaces the thread: leaving them out deletes them from the database. \
                 Write every message, text as it is. See LESSONS.md §3.4.
+                """)
+        }
+        if let noName = messages.first(where: { $0.sender.isEmpty }), list.count < messages.count, !texts.contains(noName.text) {
+            throw fail("""
+                encode(to:) left out the message whose sender is empty (\(noName.text.debugDescription): a user who \
+                never chose a name). It is one of the thread's messages, and a PUT replaces the thread: leaving it out \
+                deletes it from the database. Write every message, sender as it is, even "". See LESSONS.md §3.4.
                 """)
         }
         try assertWrittenMessages(written, of: thread)
@@ -459,6 +470,12 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                     Its text and sender are swapped: write the message's text for the key "text" and its sender for \
                     "sender" — or let Message's own Encodable write them.
                     """
+            } else if got["timestamp"] == want["timestamp"], got["sender"] == want["sender"], let text = got["text"].stringValue,
+                      let wanted = want["text"].stringValue, text != wanted, wanted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                cause = Self.placeholderCause("text", was: wanted, now: text)
+            } else if got["timestamp"] == want["timestamp"], got["text"] == want["text"], want["sender"] == .string(""),
+                      let sender = got["sender"].stringValue, !sender.isEmpty {
+                cause = Self.placeholderCause("sender", was: "", now: sender)
             } else if got["text"] == want["text"], got["timestamp"] == want["timestamp"],
                       let sender = got["sender"].stringValue, let wanted = want["sender"].stringValue,
                       sender != wanted, sender.lowercased() == wanted.lowercased() {

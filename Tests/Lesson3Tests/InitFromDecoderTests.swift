@@ -242,21 +242,25 @@ final class InitFromDecoderTests: Lesson3TestCase {
         }
     }
 
-    /// A message whose text is empty or only whitespace is still a message the database holds.
+    /// A message whose text is empty or only whitespace is still a message the database holds; so is one whose
+    /// sender is empty (a user who never chose a name).
     func test_initFrom_keepsMessagesWithEmptyOrBlankText() throws {
         let path = "lesson3/thread-blank-messages.json"
         let (thread, json, log) = try decodeThread(path)
-        let source = "Fixtures/\(path) (messages with the texts \"\", \"   \" and \"\\n\": sent with an empty field, spaces, the return key)"
-        let blank = Self.referenceMessages(json).filter { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-        let lost = blank.filter { want in !thread.messages.contains(want) }
+        let source = "Fixtures/\(path) (messages with the texts \"\", \"   \" and \"\\n\": sent with an empty field, spaces, the return key; and one whose sender is \"\": a user who never chose a name)"
+        let blank = Self.referenceMessages(json).filter { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || $0.sender.isEmpty }
+        // Lost: no message at all at its time (one kept with another text or sender is a placeholder: assertMessages).
+        let lost = blank.filter { want in !thread.messages.contains { $0.timestamp == want.timestamp } }
         if !lost.isEmpty {
+            let blankText = lost.filter { !$0.sender.isEmpty }, noName = lost.filter { $0.sender.isEmpty }
+            let what = [blankText.isEmpty ? nil : "the ones whose text is empty or only whitespace: \(blankText.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", "))",
+                        noName.isEmpty ? nil : "the one whose sender is empty (\(noName.map { $0.text.debugDescription }.joined(separator: ", ")): a user who never chose a name)"]
+                .compactMap { $0 }.joined(separator: "; and ")
             throw fail("""
                 init(from:) read \(thread.messages.count) message(s) from \(source); the JSON holds \
-                \(Self.referenceMessages(json).count). It left out the ones whose text is empty or only whitespace: \
-                \(lost.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", ")). They are \
-                messages the database holds, and the model is what the next PUT of the thread writes back: a filter \
-                here deletes them. Keep every child of `messages`, text as it is (hiding blank ones is the view's \
-                choice). See LESSONS.md §3.3.
+                \(Self.referenceMessages(json).count). It left out \(what). They are messages the database holds, and \
+                the model is what the next PUT of the thread writes back: a filter here deletes them. Keep every child \
+                of `messages`, text and sender as they are (hiding blank ones is the view's choice). See LESSONS.md §3.3.
                 """)
         }
         try assertMessages(thread.messages, of: json, source: source, log: log, thread: thread)
