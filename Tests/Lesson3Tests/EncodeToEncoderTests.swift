@@ -124,15 +124,23 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 the thread's own list (`sort`), where `sorted` would make a copy. See LESSONS.md §3.4.
                 """)
         }
+        // A message in the thread twice, equal in every field (a POST tried again): two messages, both written.
+        let twice = MessageThread(title: "Sent twice", identifier: "3C5E7A91-2B4D-4F6A-8E0C-1D3F5B7A9C42",
+                                  messages: [thread.messages[0], thread.messages[1], thread.messages[1], thread.messages[2]])
+        let twiceWritten = try encodedObject(twice)["messages"]
+        // Every message there but fewer of them: de-duplicated (a `contains` check, a Set). Said first, because a Set
+        // drops the twin every run, where its order of three messages may look like a sort by text or by sender, or
+        // even be right, by luck.
+        if let list = twiceWritten.flatMap(Self.messagesAsFirebaseStoresThem), list.count < twice.messages.count,
+           Set(list.map(\.description)) == Set(try twice.messages.map { try JSONValue(encoding: $0).description }) {
+            try assertWrittenMessages(twiceWritten, of: twice)
+        }
         try assertWrittenMessages(object["messages"], of: thread)
         // One message is a list too.
         let one = MessageThread(title: "Just one", identifier: "8F0A2C4E-6B1D-4E3F-A5C7-9D2B4F6A8C01",
                                 messages: [thread.messages[1]])
         try assertWrittenMessages(try encodedObject(one)["messages"], of: one)
-        // A message in the thread twice, equal in every field (a POST tried again): two messages, both written.
-        let twice = MessageThread(title: "Sent twice", identifier: "3C5E7A91-2B4D-4F6A-8E0C-1D3F5B7A9C42",
-                                  messages: [thread.messages[0], thread.messages[1], thread.messages[1], thread.messages[2]])
-        try assertWrittenMessages(try encodedObject(twice)["messages"], of: twice)
+        try assertWrittenMessages(twiceWritten, of: twice)
     }
 
     /// A long thread is written whole: a PUT replaces the thread, so a message left out is deleted from the database.
@@ -174,7 +182,8 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         let texts = ["Merci, Rene\u{301}e !",                          // an e and a combining accent (U+0301)
                      "First line\r\nsecond line, typed on Windows",   // a CR LF line break: one Character in Swift
                      "Tom & Jerry <3 (see <b>the list</b>)",          // characters HTML would escape
-                     "Sent with the return key\n"]                    // the newline its author typed
+                     "Sent with the return key\n",                    // the newline its author typed
+                     Self.pastedLog]                                  // more than a thousand characters: a pasted log
         let messages = texts.enumerated().map { offset, text in
             MessageThread.Message(text: text, sender: offset % 2 == 0 ? "Renée" : "Brigitte",
                                   timestamp: base.addingTimeInterval(Double(offset) * 7.5 + 0.000321))
@@ -202,6 +211,12 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                         """
                 } else if text == want.text.trimmingCharacters(in: .whitespacesAndNewlines) {
                     cause = "it was trimmed: the newline its author typed at its end is gone."
+                } else if text.count < want.text.count, want.text.hasPrefix(text) {
+                    cause = """
+                        it was cut to its first \(text.count) characters of \(want.text.count) (a `prefix` 'to keep \
+                        writes small'): Firebase stores a long text whole, and the PUT replaces the message the thread \
+                        holds with the cut one.
+                        """
                 }
                 throw fail("""
                     encode(to:) wrote the text \(want.text.debugDescription) as \(text.debugDescription): \(cause) \
@@ -213,17 +228,24 @@ final class EncodeToEncoderTests: Lesson3TestCase {
         try assertWrittenMessages(written, of: thread)
     }
 
-    /// A message whose text is empty or only whitespace is still a message: written with the others.
+    /// A long text (a pasted log of 40 lines, more than a thousand characters), written whole.
+    static let pastedLog = "A pasted log, every line of it:\n" + (1...40).map { "line \($0): fetched 20 threads in 0.3 s, all OK" }.joined(separator: "\n")
+
+    /// A message whose text is empty or only whitespace is still a message: written with the others; so is one whose
+    /// sender is empty.
     func test_encodeTo_writesMessagesWithEmptyOrBlankText() throws {
         let base = Self.threeMessageThread().messages
         let messages = [base[0],
                         MessageThread.Message(text: "", sender: "Ada", timestamp: base[0].timestamp.addingTimeInterval(4.25)),
                         MessageThread.Message(text: "   ", sender: "Grace", timestamp: base[0].timestamp.addingTimeInterval(9.5)),
                         MessageThread.Message(text: "\n", sender: "Linus", timestamp: base[0].timestamp.addingTimeInterval(13.75)),
+                        // A user who never chose a name: the sender is "".
+                        MessageThread.Message(text: "I never chose a name in the app.", sender: "", timestamp: base[0].timestamp.addingTimeInterval(21.125)),
                         base[1]]
         let thread = MessageThread(title: "Blank messages", identifier: "9B3D5F71-2C4E-4A86-8E0F-3A5C7E9B1D28", messages: messages)
         let written = try encodedObject(thread)["messages"]
-        let texts = written.flatMap(Self.messagesAsFirebaseStoresThem)?.compactMap { $0["text"].stringValue } ?? []
+        let list = written.flatMap(Self.messagesAsFirebaseStoresThem) ?? []
+        let texts = list.compactMap { $0["text"].stringValue }
         let lost = messages.filter { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && !texts.contains($0.text) }
         if !lost.isEmpty, texts.count < messages.count {
             throw fail("""
@@ -231,6 +253,13 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 (\(lost.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", "))). They are the \
                 thread's messages, and a PUT replaces the thread: leaving them out deletes them from the database. \
                 Write every message, text as it is. See LESSONS.md §3.4.
+                """)
+        }
+        if let noName = messages.first(where: { $0.sender.isEmpty }), list.count < messages.count, !texts.contains(noName.text) {
+            throw fail("""
+                encode(to:) left out the message whose sender is empty (\(noName.text.debugDescription): a user who \
+                never chose a name). It is one of the thread's messages, and a PUT replaces the thread: leaving it out \
+                deletes it from the database. Write every message, sender as it is, even "". See LESSONS.md §3.4.
                 """)
         }
         try assertWrittenMessages(written, of: thread)
@@ -380,7 +409,8 @@ final class EncodeToEncoderTests: Lesson3TestCase {
             throw fail("""
                 encode(to:) wrote the thread's messages in another order\(reversed ? " (reversed: newest first)" : ""): \
                 \(list.map { $0["sender"].stringValue ?? "?" }); the thread holds \
-                \(thread.messages.map(\.sender)), oldest first.\(sortedBy.map { " That is the order of their \($0)s: sorted by \($0), not by time." } ?? "") \
+                \(thread.messages.map(\.sender)), oldest first.\(sortedBy.map { " That is the order of their \($0)s: sorted by \($0), not by time." } ?? "")\
+                \(!reversed && sortedBy == nil ? " That order is no sort the tests know of — a Set or a Dictionary of the messages, for one, has no order of its own." : "") \
                 Write them in the thread's order. See LESSONS.md §3.4.
                 """, file: file, line: line)
         }
@@ -448,6 +478,20 @@ final class EncodeToEncoderTests: Lesson3TestCase {
                 cause = """
                     Its text and sender are swapped: write the message's text for the key "text" and its sender for \
                     "sender" — or let Message's own Encodable write them.
+                    """
+            } else if got["timestamp"] == want["timestamp"], got["sender"] == want["sender"], let text = got["text"].stringValue,
+                      let wanted = want["text"].stringValue, text != wanted, wanted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                cause = Self.placeholderCause("text", was: wanted, now: text)
+            } else if got["timestamp"] == want["timestamp"], got["text"] == want["text"], want["sender"] == .string(""),
+                      let sender = got["sender"].stringValue, !sender.isEmpty {
+                cause = Self.placeholderCause("sender", was: "", now: sender)
+            } else if got["text"] == want["text"], got["timestamp"] == want["timestamp"],
+                      let sender = got["sender"].stringValue, let wanted = want["sender"].stringValue,
+                      sender != wanted, sender.lowercased() == wanted.lowercased() {
+                cause = """
+                    Its sender's letters' case was changed (\(wanted.debugDescription) written as \
+                    \(sender.debugDescription), as `capitalized` does): encoding changes no data — write each sender \
+                    exactly as the thread holds it, or let Message's own Encodable write each message.
                     """
             } else if let number = got["timestamp"].numberValue, let wanted = want["timestamp"].numberValue,
                       abs(number - wanted) >= 1, Float(number) == Float(wanted) {

@@ -145,12 +145,17 @@ final class InitFromDecoderTests: Lesson3TestCase {
     func test_initFrom_keepsUnicodeAndEmojiExactly() throws {
         let path = "lesson3/thread-unicode.json"
         let (thread, json, log) = try decodeThread(path)
-        let title = "Unicode ☕️ — 日本語 🧵 "
-        XCTAssertEqual(thread.title, title, """
-            init(from:) read the title \(thread.title.debugDescription); the JSON says \(title.debugDescription)\
-            \(thread.title == title.trimmingCharacters(in: .whitespacesAndNewlines) ? ": the trailing space its author typed was trimmed" : ""). \
-            JSON strings are Unicode: read them as String and change nothing. See LESSONS.md §3.3.
-            """)
+        // Its "café" is spelt with an e and a combining accent (U+0301); it ends in the space its author typed.
+        let title = "Unicode ☕️ — 日本語 — cafe\u{301} 🧵 "
+        // Scalar by scalar: Swift's == calls "é" and "e\u{301}" equal, but Firebase stores the bytes.
+        if !thread.title.unicodeScalars.elementsEqual(title.unicodeScalars) {
+            XCTFail("""
+                init(from:) read the title \(thread.title.debugDescription); the JSON says \(title.debugDescription)\
+                \(thread.title == title.trimmingCharacters(in: .whitespacesAndNewlines) ? ": the trailing space its author typed was trimmed" : "")\
+                \(thread.title == title ? ": its Unicode was respelt — the e followed by U+0301 (a combining accent) in its \"café\" became another spelling, such as one é (normalised, `precomposedStringWithCanonicalMapping`). Swift's == calls the two equal; Firebase stores other bytes, and the next PUT would write another title" : ""). \
+                JSON strings are Unicode: read them as String and change nothing. See LESSONS.md §3.3.
+                """)
+        }
         // Brigitte's text has a CR LF line break (a browser on Windows): "\r\n" is one Character in Swift, but two bytes
         // that Firebase stores.
         for written in Self.referenceMessages(json) where written.text.contains("\r\n") {
@@ -172,6 +177,42 @@ final class InitFromDecoderTests: Lesson3TestCase {
             U+0301 (Swift's == calls the two spellings equal, so this is checked scalar by scalar). Keep the text \
             exactly as decoded. See LESSONS.md §3.3.
             """)
+    }
+
+    /// A timestamp that is a whole number of seconds is a timestamp like any other: JSON has one kind of number, and
+    /// Firebase prints a whole one without a fraction (`556186200`).
+    func test_initFrom_readsTimestampsThatAreWholeSeconds() throws {
+        let path = "lesson3/thread-whole-second-timestamps.json"
+        let (data, json) = try fixture(path)
+        let whole = Self.referenceMessages(json).filter { $0.timestamp.timeIntervalSinceReferenceDate.rounded() == $0.timestamp.timeIntervalSinceReferenceDate }
+        let source = "Fixtures/\(path) (two of its three messages stamped by a web app in whole seconds, which Firebase prints without a fraction: \(whole.map { String(format: "%.0f", $0.timestamp.timeIntervalSinceReferenceDate) }.joined(separator: ", ")))"
+        let cure = """
+            A JSON number without a fraction is still a timestamp: read it as a Date (or a Double) — or let Message's \
+            own Decodable read each message. A JSON value type that tries Int before Double holds such a number as an \
+            Int, and a `case .double` (or an `as? Double` on a Swift Int) then misses it.
+            """
+        guard let (result, log) = Self.attemptDecoding(data, within: 2) else {
+            throw fail(Self.notReturned(decoding: source, loopHint: "A `while` whose condition never changes: does every pass move on?"))
+        }
+        switch result {
+        case .success(let thread):
+            let lost = whole.filter { want in !thread.messages.contains { $0.sender == want.sender && $0.text == want.text } }
+            if !lost.isEmpty, thread.messages.count < Self.referenceMessages(json).count {
+                throw fail("""
+                    init(from:) read \(thread.messages.count) message(s) from \(source); the JSON holds \
+                    \(Self.referenceMessages(json).count). It left out the one(s) whose timestamp is a whole number: \
+                    \(lost.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", ")). \(cure) See LESSONS.md §3.3.
+                    """)
+            }
+            try assertMessages(thread.messages, of: json, source: source, log: log, thread: thread)
+        case .failure(let error):
+            // A stub's NotImplemented is reported as "not started yet" by LabTestCase.
+            let said = (error as? DecodingError).map { Self.explain($0, in: json, source: source, threadDepth: 0, log: log) } ?? oneLine(error)
+            throw fail("""
+                init(from:) threw decoding \(source), whose messages are all good data; every timestamp in it is a \
+                number of seconds since 2001, two of them whole numbers. \(cure) What it threw: \(said)
+                """)
+        }
     }
 
     /// A title is a string, and "" is one: Firebase stores an empty string (it drops only empty objects and arrays).
@@ -201,21 +242,25 @@ final class InitFromDecoderTests: Lesson3TestCase {
         }
     }
 
-    /// A message whose text is empty or only whitespace is still a message the database holds.
+    /// A message whose text is empty or only whitespace is still a message the database holds; so is one whose
+    /// sender is empty (a user who never chose a name).
     func test_initFrom_keepsMessagesWithEmptyOrBlankText() throws {
         let path = "lesson3/thread-blank-messages.json"
         let (thread, json, log) = try decodeThread(path)
-        let source = "Fixtures/\(path) (messages with the texts \"\", \"   \" and \"\\n\": sent with an empty field, spaces, the return key)"
-        let blank = Self.referenceMessages(json).filter { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-        let lost = blank.filter { want in !thread.messages.contains(want) }
+        let source = "Fixtures/\(path) (messages with the texts \"\", \"   \" and \"\\n\": sent with an empty field, spaces, the return key; and one whose sender is \"\": a user who never chose a name)"
+        let blank = Self.referenceMessages(json).filter { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || $0.sender.isEmpty }
+        // Lost: no message at all at its time (one kept with another text or sender is a placeholder: assertMessages).
+        let lost = blank.filter { want in !thread.messages.contains { $0.timestamp == want.timestamp } }
         if !lost.isEmpty {
+            let blankText = lost.filter { !$0.sender.isEmpty }, noName = lost.filter { $0.sender.isEmpty }
+            let what = [blankText.isEmpty ? nil : "the ones whose text is empty or only whitespace: \(blankText.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", "))",
+                        noName.isEmpty ? nil : "the one whose sender is empty (\(noName.map { $0.text.debugDescription }.joined(separator: ", ")): a user who never chose a name)"]
+                .compactMap { $0 }.joined(separator: "; and ")
             throw fail("""
                 init(from:) read \(thread.messages.count) message(s) from \(source); the JSON holds \
-                \(Self.referenceMessages(json).count). It left out the ones whose text is empty or only whitespace: \
-                \(lost.map { "\($0.sender)'s \($0.text.debugDescription)" }.joined(separator: ", ")). They are \
-                messages the database holds, and the model is what the next PUT of the thread writes back: a filter \
-                here deletes them. Keep every child of `messages`, text as it is (hiding blank ones is the view's \
-                choice). See LESSONS.md §3.3.
+                \(Self.referenceMessages(json).count). It left out \(what). They are messages the database holds, and \
+                the model is what the next PUT of the thread writes back: a filter here deletes them. Keep every child \
+                of `messages`, text and sender as they are (hiding blank ones is the view's choice). See LESSONS.md §3.3.
                 """)
         }
         try assertMessages(thread.messages, of: json, source: source, log: log, thread: thread)
@@ -259,6 +304,7 @@ final class InitFromDecoderTests: Lesson3TestCase {
         for (path, place, key) in [("lesson3/thread-message-without-timestamp.json", "under a push ID", "timestamp"),
                                    ("lesson3/thread-messages-array-without-timestamp.json", "in a JSON array, as a PUT leaves them,", "timestamp"),
                                    ("lesson3/thread-message-without-sender.json", "under a push ID", "sender"),
+                                   ("lesson3/thread-message-without-text.json", "under a push ID", "text"),
                                    ("lesson3/thread-message-timestamp-as-text.json", "under a push ID", "timestamp")] {
             let (data, json) = try fixture(path)
             let children = json["messages"].objectValue.map { Array($0.values) } ?? json["messages"].arrayValue ?? []
@@ -298,13 +344,21 @@ final class InitFromDecoderTests: Lesson3TestCase {
                     """
             }.first ?? ""
             // The message without the key, kept with a value init(from:) made up (a `?? Date()`, a `?? "Anonymous"`).
-            let madeUp = children.filter { $0[key].isNull || (key == "timestamp" && $0[key].numberValue == nil) }.compactMap { $0["text"].stringValue }
-                .first { text in thread.messages.contains { $0.text == text } }
+            let madeUp = children.filter { $0[key].isNull || (key == "timestamp" && $0[key].numberValue == nil) }.lazy.compactMap { child -> String? in
+                if let text = child["text"].stringValue {
+                    return thread.messages.contains { $0.text == text } ? text.debugDescription : nil
+                }
+                // No text: the message is found by its sender and timestamp, kept with a text init(from:) made up.
+                guard let sender = child["sender"].stringValue, let seconds = child["timestamp"].numberValue,
+                      let kept = thread.messages.first(where: { $0.sender == sender && $0.timestamp.timeIntervalSinceReferenceDate == seconds })
+                else { return nil }
+                return "\(sender)'s, its text \(kept.text.debugDescription)"
+            }.first
             throw fail("""
                 Fixtures/\(path) has a message \(problem) \(place.trimmingCharacters(in: [","])) (bad data from a buggy client); \
                 init(from:) should throw, as Message's own Decodable does, but it returned a thread with \
                 \(thread.messages.count) message(s)\(swallowed.isEmpty ? "" : ": \(swallowed.joined(separator: "; ")), and init(from:) carried on — a `try?` (or a `catch`) swallowed the error")\
-                \(madeUp.map { ", among them that one (\($0.debugDescription)) with a \(key) init(from:) made up" } ?? "").\(swallowed.isEmpty ? "" : caughtKeyNotFound) \
+                \(madeUp.map { ", among them that one (\($0)) with a \(key) init(from:) made up" } ?? "").\(swallowed.isEmpty ? "" : caughtKeyNotFound) \
                 Let an error in the messages reach the caller, whatever their shape: only a missing `messages` key \
                 means no messages. See LESSONS.md §3.3.
                 """)

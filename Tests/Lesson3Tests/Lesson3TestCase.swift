@@ -465,6 +465,15 @@ class Lesson3TestCase: TimeZonedTestCase {
         }
     }
 
+    /// The sentence that names an empty (or blank) field read, or written, with a placeholder in its place.
+    static func placeholderCause(_ field: String, was: String, now: String) -> String {
+        """
+        Its \(field) is \(was.debugDescription), and it came out as \(now.debugDescription): a placeholder for the \
+        screen, kept in the data, which the next PUT of the thread stores. Keep the \(field) as it is, even an empty \
+        one — what the screen shows for it is the view's business — and let Message's own Codable handle each message.
+        """
+    }
+
     /// "Ada 2018-08-08 07:24:32.056" per message, to show an order in a message.
     static func timeline(_ messages: [MessageThread.Message]) -> String {
         let formatter = DateFormatter()
@@ -659,6 +668,19 @@ class Lesson3TestCase: TimeZonedTestCase {
                         Its text and sender are swapped: text is read from the key "text", sender from the key "sender". \
                         Let Message's own Decodable read each message, and keep it as it is.
                         """
+                } else if got.timestamp == want.timestamp, got.sender == want.sender, got.text != want.text,
+                          want.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    cause = Self.placeholderCause("text", was: want.text, now: got.text)
+                } else if got.timestamp == want.timestamp, got.text == want.text, want.sender.isEmpty, !got.sender.isEmpty {
+                    cause = Self.placeholderCause("sender", was: want.sender, now: got.sender)
+                } else if got.text == want.text, got.timestamp == want.timestamp, got.sender != want.sender,
+                          got.sender.lowercased() == want.sender.lowercased() {
+                    cause = """
+                        Its sender's letters' case was changed (\(want.sender.debugDescription) became \
+                        \(got.sender.debugDescription), as `capitalized` does): a name is kept exactly as its author \
+                        typed it — how the screen shows it is the view's business, and the model is what the next PUT \
+                        writes back. Let Message's own Decodable read each message, and keep it as it is.
+                        """
                 } else if got.text == want.text, got.sender == want.sender,
                           got.timestamp.timeIntervalSinceReferenceDate == Double(Float(seconds)) {
                     cause = """
@@ -833,7 +855,8 @@ class Lesson3TestCase: TimeZonedTestCase {
             // changes the order.
             MessageThread.Message(text: "Posted first: an array keeps its order.", sender: "Grace", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405872056162E8)),
             MessageThread.Message(text: "Two: no keys of my own, says Rene\u{301}e.", sender: "Ada", timestamp: Date(timeIntervalSinceReferenceDate: 5.55405931123456E8)),
-            MessageThread.Message(text: "And Firebase keeps them as 0, 1, 2 🎯", sender: "Linus", timestamp: Date(timeIntervalSinceReferenceDate: 5.55406010987654E8)),
+            // linus wrote his name in lowercase: a name is kept as typed (a `capitalized` changes it).
+            MessageThread.Message(text: "And Firebase keeps them as 0, 1, 2 🎯", sender: "linus", timestamp: Date(timeIntervalSinceReferenceDate: 5.55406010987654E8)),
         ])
     }
 }
