@@ -536,4 +536,52 @@ final class ForumModelTests: Lesson8TestCase {
                        mistake: "Messages with the same timestamp go in the order of their keys, compared as they are (String's <: for push IDs digits, then upper case, then `_`, then lower case — not lowercased, and digits not read as numbers: \"10\" before \"9z\", not a `.numeric` or localized compare), so the list never changes order by chance.")
         }
     }
+
+    /// Firebase sends only `put`, `patch`, `keep-alive`, `cancel` and `auth_revoked`, but an event the model does not
+    /// know may carry any text, JSON or not: it changes nothing and throws nothing, whatever its data. (A model that
+    /// decodes every event's data before it looks at the name throws here; the test above has JSON data.)
+    func test_anUnknownEvent_whoseDataIsNotJSON_changesNothing() throws {
+        var model = try modelWithSnapshot()
+        let unknown = ServerSentEvent(name: "debug", data: "rules evaluated in 3 ms")
+        do {
+            try model.apply(unknown)
+        } catch {
+            throw fail("""
+                apply(_:) threw \(error) for an event named `debug` whose data is plain text, not JSON. An event it does \
+                not know changes nothing and throws nothing, whatever its data: look at the name first, and decode the \
+                data only for put and patch (and auth_revoked's reason) — not every event's data up front. See \(Self.model.reference).
+                """)
+        }
+        try expect(model, try Self.forumMessages(), after: "an event named `debug` with plain text as its data",
+                   mistake: "An event it does not know changes nothing.")
+    }
+
+    /// Timestamps a fraction of a second apart (two clients posting at once; a Date() has its fraction): time orders
+    /// them, not the key. Six messages 0.25 s apart whose keys go against time show a sort that compares whole seconds
+    /// (Int(…), a formatted time) and then keys.
+    func test_messagesLessThanASecondApart_goByTime() throws {
+        var model = ForumModel()
+        let messages = (0..<6).map { index in
+            ForumMessage(key: "-NsA7\(Character(UnicodeScalar(UInt8(ascii: "z") - UInt8(index))))", text: "quick \(index)",
+                         sender: index % 2 == 0 ? "Ana" : "Ben",
+                         timestamp: Date(timeIntervalSinceReferenceDate: 750_000_000.25 + 0.25 * Double(index)))
+        }
+        let object = messages.map { #""\#($0.key)":\#(Self.json($0))"# }.joined(separator: ",")
+        try apply(Self.event("put", "/", "{\(object)}"), to: &model)
+        let got = model.messages
+        let bySecond = messages.sorted {
+            (Int($0.timestamp.timeIntervalSinceReferenceDate), $0.key) < (Int($1.timestamp.timeIntervalSinceReferenceDate), $1.key)
+        }
+        if got != messages, got == bySecond {
+            throw fail("""
+                After a snapshot of six messages 0.25 s apart, their keys against time, messages is \(Self.describe(got)): \
+                the messages within one second went by key, not by time — the timestamps were compared in whole seconds \
+                (Int(…), a formatted time, a Calendar granularity). A timestamp has a fraction of a second (a Date() \
+                does): compare the Dates (or their Double seconds) as they are, exactly, and the keys only when they are \
+                equal. See \(Self.model.reference).
+                """)
+        }
+        try expect(model, messages, after: "a snapshot of six messages a fraction of a second (0.25 s) apart, their keys against time",
+                   mistake: "Sort by the timestamp as it is, with its fraction of a second; the key only breaks exact ties.")
+    }
 }
