@@ -584,4 +584,47 @@ final class ForumModelTests: Lesson8TestCase {
         try expect(model, messages, after: "a snapshot of six messages a fraction of a second (0.25 s) apart, their keys against time",
                    mistake: "Sort by the timestamp as it is, with its fraction of a second; the key only breaks exact ties.")
     }
+
+    /// A message rewritten whole with PUT (an edit that sends the whole message again): Firebase sends a put at its
+    /// key, a key the model already holds — the new message replaces the old one, its text and its time.
+    func test_aPutAtAKeyAlreadyThere_replacesThatMessage() throws {
+        var model = try modelWithSnapshot()
+        let forum = try Self.forumMessages()
+        let old = forum[0]
+        let rewritten = ForumMessage(key: old.key, text: "Rewritten with PUT", sender: old.sender, timestamp: Date(timeIntervalSinceReferenceDate: 750_000_050))
+        try apply(Self.event("put", "/\(old.key)", Self.json(rewritten)), to: &model)
+        if model.messages == forum {
+            throw fail("""
+                After a put at "/\(old.key)" of a whole message (\(Self.describe([rewritten]))), a key the model already \
+                holds, messages is as it was: the put was skipped because that key was already there. A put is not \
+                "a child added": it replaces whatever is at its path — an existing message too (an edit sent whole). \
+                See \(Self.model.reference).
+                """)
+        }
+        try expect(model, (forum.filter { $0.key != old.key } + [rewritten]).sorted { $0.timestamp < $1.timestamp },
+                   after: "a put at \"/\(old.key)\", a key already there, of a whole new message", mistake: """
+            A put replaces what is at its path, a message that is already there too: its text and its timestamp are the \
+            new ones.
+            """)
+    }
+
+    /// A patch below the root with a null child (a client's PATCH of {"text": null} at one message): the null deletes
+    /// that child at the patch's path plus its key — here one field of that message, which is then no whole message.
+    func test_aPatchWithANullChild_belowTheRoot_deletesThatChildThere() throws {
+        var model = try modelWithSnapshot()
+        let forum = try Self.forumMessages()
+        let cleared = forum[3]
+        try apply(Self.event("patch", "/\(cleared.key)", #"{"text":null}"#), to: &model)
+        if model.messages == forum {
+            throw fail("""
+                After a patch at "/\(cleared.key)" of {"text": null}, messages is as it was: \(cleared.sender)'s text was \
+                not deleted. A null child of a patch is deleted where the patch writes it — at the patch's path plus the \
+                child's key ("/\(cleared.key)/text" here), as every other child is, not at the key from the root. See \(Self.model.reference).
+                """)
+        }
+        try expect(model, forum.filter { $0.key != cleared.key }, after: "a patch at \"/\(cleared.key)\" of {\"text\": null}", mistake: """
+            The null deletes that message's text only: the message is no whole message any more, so it leaves messages \
+            (its sender and timestamp stay, for a text written later).
+            """)
+    }
 }
