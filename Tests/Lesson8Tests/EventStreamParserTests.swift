@@ -643,4 +643,22 @@ final class EventStreamParserTests: Lesson8TestCase {
         }
         try check(got, [put], "Fed an event with two `event:` lines, `event: patch` then `event: put` (the last one counts)")
     }
+
+    /// Many SSE servers open a stream with a block of only `retry: <ms>` (the reconnection time) or `id: <id>`: fields
+    /// that are not the event's name or data. Such a block has no name and no data — it hands on nothing, as a block of
+    /// only a comment does.
+    func test_aBlockOfOnlyOtherFields_handsOnNothing() throws {
+        let wire = Data("retry: 3000\n\nid: 7\n\nevent: put\ndata: {\"path\":\"/\",\"data\":1}\n\n".utf8)
+        let got = try parse([wire])
+        let put = Self.event("put", "/", "1")
+        if got.count > 1, got.first == ServerSentEvent(name: "", data: "") {
+            throw fail("""
+                Fed a block of only `retry: 3000`, one of only `id: 7`, and then a put, parse(_:) handed on \
+                \(got.map(\.description)): an empty event for a block without a name or data. `retry:` and `id:` lines are \
+                read (or skipped), but they make no event: hand on nothing for a block with no `event:` and no `data:` \
+                line. See \(Self.parse.reference).
+                """)
+        }
+        try check(got, [put], "Fed a block of only `retry: 3000`, one of only `id: 7`, then a put")
+    }
 }
