@@ -627,4 +627,27 @@ final class ForumModelTests: Lesson8TestCase {
             (its sender and timestamp stay, for a text written later).
             """)
     }
+
+    /// A patch that cannot be read is as broken as a put that cannot: the same error, with its data. (A case of its own
+    /// for patch, written with `try?` and `return`, skipped it in silence; the test of a broken put above passed.)
+    func test_aPatchWhoseDataIsNotAPayload_throwsMalformedEventToo() throws {
+        var model = try modelWithSnapshot()
+        let broken = ServerSentEvent(name: "patch", data: #"{"path":"/-NsA1Jq8nC0kXw1tB2aQ","data":{"text":"Ed"#)
+        do {
+            try model.apply(broken)
+        } catch let error as ForumStreamError {
+            guard case .malformedEvent(let data) = error, data == broken.data else {
+                throw fail("For a patch whose data is cut short (not JSON), apply(_:) threw \(error); expected ForumStreamError.malformedEvent with the event's data, \(broken.data.debugDescription), as for a put. See \(Self.model.reference).")
+            }
+            return try expect(model, try Self.forumMessages(), after: "a patch whose data is not JSON (it threw, rightly)",
+                              mistake: "An event that cannot be read changes nothing.")
+        } catch {
+            throw fail("For a patch whose data is cut short (not JSON), apply(_:) threw \(type(of: error)) (\(error)); expected ForumStreamError.malformedEvent(data), as for a put. See \(Self.model.reference).")
+        }
+        throw fail("""
+            For a patch whose data is cut short (\(broken.data), not JSON), apply(_:) returned normally; it should throw \
+            ForumStreamError.malformedEvent(data), as it does for a put: a patch that cannot be read is a broken stream \
+            too, and skipping it (`try?` … `return`) leaves the thread silently wrong. See \(Self.model.reference).
+            """)
+    }
 }
