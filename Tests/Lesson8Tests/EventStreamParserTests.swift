@@ -490,6 +490,14 @@ final class EventStreamParserTests: Lesson8TestCase {
         let wire = Data("data: {\"path\":\"/\",\"data\":1}\nevent: put\n\n".utf8)
         let got = try parse([wire])
         let put = Self.event("put", "/", "1")
+        if got.count == 1, got[0].name == put.name, got[0].data.isEmpty {
+            throw fail("""
+                Fed an event whose `data:` line comes before its `event:` line, parse(_:) handed on \
+                \(got.map(\.description)): the data was lost. The lines of an event may come in any order, and an \
+                `event:` line does not start a new event — only a blank line ends one — so it sets the name and keeps the \
+                data lines read before it: start afresh only after the blank line. See \(Self.parse.reference).
+                """)
+        }
         if got.count == 1, got[0].data == put.data, got[0].name != put.name {
             throw fail("""
                 Fed an event whose `data:` line comes before its `event:` line, parse(_:) handed on \
@@ -596,5 +604,61 @@ final class EventStreamParserTests: Lesson8TestCase {
         }
         try check(now, [put], "Fed a put and the first bytes of a patch in one piece, cut inside a character (the events that piece completes)")
         try check(later, [patch], "Fed the rest of the patch after a piece that held a put and its first bytes, cut inside a character")
+    }
+
+    /// An empty `data:` line first or last in an event is a line of the data too (WHATWG: "", then the \n that
+    /// joins it): `data:` and `data: b` are "\nb", `data: a` and `data:` are "a\n". (A join that skips the separator
+    /// while the text is empty, or trims every \n off the ends, loses them; the test above has the empty line inside.)
+    func test_anEmptyDataLine_firstOrLast_isKeptToo() throws {
+        let wire = Data("event: put\ndata:\ndata: b\n\nevent: patch\ndata: a\ndata:\n\n".utf8)
+        let got = try parse([wire])
+        let expected = [ServerSentEvent(name: "put", data: "\nb"), ServerSentEvent(name: "patch", data: "a\n")]
+        if got != expected, got.count == 2, got[0].name == "put", got[1].name == "patch",
+           got[0].data == "b" || got[1].data == "a" {
+            throw fail("""
+                Fed an event whose data lines are `data:` then `data: b`, and one whose are `data: a` then `data:`, \
+                parse(_:) handed on the data \(got[0].data.debugDescription) and \(got[1].data.debugDescription); \
+                expected "\\nb" and "a\\n": an empty `data:` line is an empty line of the data wherever it comes, first \
+                and last too. Join the lines with \\n (`joined(separator: "\\n")`, which puts one between every two, \
+                empty ones too), or append each value and a \\n and drop only the one last \\n (`removeLast()`, not \
+                trimmingCharacters(in: .newlines), which trims every \\n at either end). See \(Self.parse.reference).
+                """)
+        }
+        try check(got, expected, "Fed an event whose data lines are `data:` then `data: b`, then one whose are `data: a` then `data:`")
+    }
+
+    /// Each `event:` line sets the event's name, a second one too: the last one counts (WHATWG: the event type
+    /// buffer is set again). An event with two `event:` lines is rare, but a parser that keeps the first one reads it
+    /// as another event than the server sent.
+    func test_aSecondEventLine_setsTheNameAgain() throws {
+        let wire = Data("event: patch\nevent: put\ndata: {\"path\":\"/\",\"data\":1}\n\n".utf8)
+        let got = try parse([wire])
+        let put = Self.event("put", "/", "1")
+        if got.count == 1, got[0].data == put.data, got[0].name == "patch" {
+            throw fail("""
+                Fed an event with two `event:` lines, `event: patch` and then `event: put`, parse(_:) named it "patch": \
+                the first name was kept. Each `event:` line sets the name — a second one sets it again, so the last one \
+                counts (`name = value`, or `.last` of the values collected, not `.first`). See \(Self.parse.reference).
+                """)
+        }
+        try check(got, [put], "Fed an event with two `event:` lines, `event: patch` then `event: put` (the last one counts)")
+    }
+
+    /// Many SSE servers open a stream with a block of only `retry: <ms>` (the reconnection time) or `id: <id>`: fields
+    /// that are not the event's name or data. Such a block has no name and no data — it hands on nothing, as a block of
+    /// only a comment does.
+    func test_aBlockOfOnlyOtherFields_handsOnNothing() throws {
+        let wire = Data("retry: 3000\n\nid: 7\n\nevent: put\ndata: {\"path\":\"/\",\"data\":1}\n\n".utf8)
+        let got = try parse([wire])
+        let put = Self.event("put", "/", "1")
+        if got.count > 1, got.first == ServerSentEvent(name: "", data: "") {
+            throw fail("""
+                Fed a block of only `retry: 3000`, one of only `id: 7`, and then a put, parse(_:) handed on \
+                \(got.map(\.description)): an empty event for a block without a name or data. `retry:` and `id:` lines are \
+                read (or skipped), but they make no event: hand on nothing for a block with no `event:` and no `data:` \
+                line. See \(Self.parse.reference).
+                """)
+        }
+        try check(got, [put], "Fed a block of only `retry: 3000`, one of only `id: 7`, then a put")
     }
 }

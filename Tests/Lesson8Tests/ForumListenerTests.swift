@@ -133,6 +133,18 @@ final class ForumListenerTests: ListenerTestCase {
             send([Self.event("put", "/\(message.key)/text", "\"edit \(index + 1)\"")], on: stream)
         }
         guard Self.waitUntil({ calls.updates.count >= 4 || !calls.ends.isEmpty }, timeout: 3) else {
+            if let skipped = calls.updates.dropFirst().first(where: { update in
+                update.count == forum.count && update[2].text == "edit 3" && update[1].text != "edit 2"
+            }) {
+                throw fail("""
+                    Three events came in three pieces, 0.05 s apart, while the app took 0.2 s over each update, and the \
+                    second event was lost: an update shows the third applied and not the second, \
+                    \(Self.describe(Array(skipped.prefix(3)))). A piece that came while the app was busy was dropped — a \
+                    buffer that keeps only the newest (AsyncStream's `.bufferingNewest(n)`, or `.bufferingOldest(n)`) \
+                    throws pieces away when the app is slow, and every piece holds bytes of the stream. Keep every piece \
+                    (an AsyncStream's default, `.unbounded`), or parse on the delegate queue. See \(Self.listener.reference).
+                    """)
+            }
             throw fail("""
                 Three events came, 0.05 s apart, while the app took 0.2 s over each update; \(calls.updates.count - 1) \
                 update(s) came within 3 s, expected 3. See \(Self.listener.reference).
@@ -478,18 +490,19 @@ final class ForumListenerTests: ListenerTestCase {
         }
     }
 
-    /// Linux's URLSession ignores the response's disposition, so a listener that never calls the completion handler of
-    /// urlSession(_:dataTask:didReceive:completionHandler:) works here — and hangs on macOS, where the task waits for
-    /// it. The test calls that method itself with the stream's own task and a 200, and waits for `.allow`.
-    func test_aStreamThatOpens_isLetGoOn_withAllow() throws {
-        try startListening()
+    /// Calls the listener's urlSession(_:dataTask:didReceive:completionHandler:) itself, with the stream's own task and
+    /// a response of `status`; returns what reads the dispositions its completion handler got so far (nil on Apple
+    /// platforms when the method is not written at all: URLSession then lets the response go on by itself).
+    private func callResponseMethod(status: Int, contentType: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> (() -> [URLSession.ResponseDisposition])? {
         let lock = NSLock()
         var dispositions: [URLSession.ResponseDisposition] = []
         let task = Self.allTasks(of: listener.session).compactMap { $0 as? URLSessionDataTask }.first
         guard let task = task, let url = task.originalRequest?.url,
-              let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
-                                             headerFields: ["Content-Type": "text/event-stream; charset=utf-8"]) else {
-            throw fail("setup: the listener's session holds no data task once the stream is open. See \(Self.listener.reference).")
+              let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1",
+                                             headerFields: ["Content-Type": contentType]) else {
+            throw fail("setup: the listener's session holds no data task once the stream is open. See \(Self.listener.reference).",
+                       file: file, line: line)
         }
         let delegate: URLSessionDataDelegate = listener
         let handler: (URLSession.ResponseDisposition) -> Void = { disposition in
@@ -498,11 +511,19 @@ final class ForumListenerTests: ListenerTestCase {
         #if canImport(FoundationNetworking)
         delegate.urlSession(listener.session, dataTask: task, didReceive: response, completionHandler: handler)
         #else
-        // Not written at all: URLSession lets the response go on by itself.
-        guard delegate.urlSession?(listener.session, dataTask: task, didReceive: response, completionHandler: handler) != nil else { return }
+        guard delegate.urlSession?(listener.session, dataTask: task, didReceive: response, completionHandler: handler) != nil else { return nil }
         #endif
-        let called = Self.waitUntil { lock.lock(); defer { lock.unlock() }; return !dispositions.isEmpty }
-        lock.lock(); let got = dispositions; lock.unlock()
+        return { lock.lock(); defer { lock.unlock() }; return dispositions }
+    }
+
+    /// Linux's URLSession ignores the response's disposition, so a listener that never calls the completion handler of
+    /// urlSession(_:dataTask:didReceive:completionHandler:) works here — and hangs on macOS, where the task waits for
+    /// it. The test calls that method itself with the stream's own task and a 200, and waits for `.allow`.
+    func test_aStreamThatOpens_isLetGoOn_withAllow() throws {
+        try startListening()
+        guard let dispositions = try callResponseMethod(status: 200, contentType: "text/event-stream; charset=utf-8") else { return }
+        let called = Self.waitUntil { !dispositions().isEmpty }
+        let got = dispositions()
         if !called {
             throw fail("""
                 Given the stream's response, 200 text/event-stream, urlSession(_:dataTask:didReceive:completionHandler:) \
@@ -548,5 +569,23 @@ final class ForumListenerTests: ListenerTestCase {
             Another client POSTed a message (Firebase sends a put at its new push ID); the update should hold the five \
             messages and the new one, last. Got \(Self.describe(after)). See \(Self.listener.reference).
             """)
+    }
+
+    /// A refusal's completion handler is called once at most (or not at all: only `task.cancel()` ends a refused
+    /// stream on both platforms) — a missing `return` after refusing falls through to `.allow` and calls it twice. The
+    /// test calls the method itself with the stream's own task and a 401.
+    func test_aRefusal_callsTheCompletionHandlerOnceAtMost() throws {
+        try startListening()
+        guard let dispositions = try callResponseMethod(status: 401, contentType: "application/json; charset=utf-8") else { return }
+        quietly(0.3)
+        let got = dispositions()
+        if got.count > 1 {
+            throw fail("""
+                Given a 401 response, urlSession(_:dataTask:didReceive:completionHandler:) called its completion handler \
+                twice: \(got.map { $0 == .allow ? ".allow" : $0 == .cancel ? ".cancel" : "\($0.rawValue)" }). A \
+                completion handler is called once: after refusing (`.cancel`, and the end), `return` — without it the \
+                method goes on to `completionHandler(.allow)` as for a 200. See \(Self.listener.reference).
+                """)
+        }
     }
 }

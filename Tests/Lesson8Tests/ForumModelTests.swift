@@ -536,4 +536,118 @@ final class ForumModelTests: Lesson8TestCase {
                        mistake: "Messages with the same timestamp go in the order of their keys, compared as they are (String's <: for push IDs digits, then upper case, then `_`, then lower case — not lowercased, and digits not read as numbers: \"10\" before \"9z\", not a `.numeric` or localized compare), so the list never changes order by chance.")
         }
     }
+
+    /// Firebase sends only `put`, `patch`, `keep-alive`, `cancel` and `auth_revoked`, but an event the model does not
+    /// know may carry any text, JSON or not: it changes nothing and throws nothing, whatever its data. (A model that
+    /// decodes every event's data before it looks at the name throws here; the test above has JSON data.)
+    func test_anUnknownEvent_whoseDataIsNotJSON_changesNothing() throws {
+        var model = try modelWithSnapshot()
+        let unknown = ServerSentEvent(name: "debug", data: "rules evaluated in 3 ms")
+        do {
+            try model.apply(unknown)
+        } catch {
+            throw fail("""
+                apply(_:) threw \(error) for an event named `debug` whose data is plain text, not JSON. An event it does \
+                not know changes nothing and throws nothing, whatever its data: look at the name first, and decode the \
+                data only for put and patch (and auth_revoked's reason) — not every event's data up front. See \(Self.model.reference).
+                """)
+        }
+        try expect(model, try Self.forumMessages(), after: "an event named `debug` with plain text as its data",
+                   mistake: "An event it does not know changes nothing.")
+    }
+
+    /// Timestamps a fraction of a second apart (two clients posting at once; a Date() has its fraction): time orders
+    /// them, not the key. Six messages 0.25 s apart whose keys go against time show a sort that compares whole seconds
+    /// (Int(…), a formatted time) and then keys.
+    func test_messagesLessThanASecondApart_goByTime() throws {
+        var model = ForumModel()
+        let messages = (0..<6).map { index in
+            ForumMessage(key: "-NsA7\(Character(UnicodeScalar(UInt8(ascii: "z") - UInt8(index))))", text: "quick \(index)",
+                         sender: index % 2 == 0 ? "Ana" : "Ben",
+                         timestamp: Date(timeIntervalSinceReferenceDate: 750_000_000.25 + 0.25 * Double(index)))
+        }
+        let object = messages.map { #""\#($0.key)":\#(Self.json($0))"# }.joined(separator: ",")
+        try apply(Self.event("put", "/", "{\(object)}"), to: &model)
+        let got = model.messages
+        let bySecond = messages.sorted {
+            (Int($0.timestamp.timeIntervalSinceReferenceDate), $0.key) < (Int($1.timestamp.timeIntervalSinceReferenceDate), $1.key)
+        }
+        if got != messages, got == bySecond {
+            throw fail("""
+                After a snapshot of six messages 0.25 s apart, their keys against time, messages is \(Self.describe(got)): \
+                the messages within one second went by key, not by time — the timestamps were compared in whole seconds \
+                (Int(…), a formatted time, a Calendar granularity). A timestamp has a fraction of a second (a Date() \
+                does): compare the Dates (or their Double seconds) as they are, exactly, and the keys only when they are \
+                equal. See \(Self.model.reference).
+                """)
+        }
+        try expect(model, messages, after: "a snapshot of six messages a fraction of a second (0.25 s) apart, their keys against time",
+                   mistake: "Sort by the timestamp as it is, with its fraction of a second; the key only breaks exact ties.")
+    }
+
+    /// A message rewritten whole with PUT (an edit that sends the whole message again): Firebase sends a put at its
+    /// key, a key the model already holds — the new message replaces the old one, its text and its time.
+    func test_aPutAtAKeyAlreadyThere_replacesThatMessage() throws {
+        var model = try modelWithSnapshot()
+        let forum = try Self.forumMessages()
+        let old = forum[0]
+        let rewritten = ForumMessage(key: old.key, text: "Rewritten with PUT", sender: old.sender, timestamp: Date(timeIntervalSinceReferenceDate: 750_000_050))
+        try apply(Self.event("put", "/\(old.key)", Self.json(rewritten)), to: &model)
+        if model.messages == forum {
+            throw fail("""
+                After a put at "/\(old.key)" of a whole message (\(Self.describe([rewritten]))), a key the model already \
+                holds, messages is as it was: the put was skipped because that key was already there. A put is not \
+                "a child added": it replaces whatever is at its path — an existing message too (an edit sent whole). \
+                See \(Self.model.reference).
+                """)
+        }
+        try expect(model, (forum.filter { $0.key != old.key } + [rewritten]).sorted { $0.timestamp < $1.timestamp },
+                   after: "a put at \"/\(old.key)\", a key already there, of a whole new message", mistake: """
+            A put replaces what is at its path, a message that is already there too: its text and its timestamp are the \
+            new ones.
+            """)
+    }
+
+    /// A patch below the root with a null child (a client's PATCH of {"text": null} at one message): the null deletes
+    /// that child at the patch's path plus its key — here one field of that message, which is then no whole message.
+    func test_aPatchWithANullChild_belowTheRoot_deletesThatChildThere() throws {
+        var model = try modelWithSnapshot()
+        let forum = try Self.forumMessages()
+        let cleared = forum[3]
+        try apply(Self.event("patch", "/\(cleared.key)", #"{"text":null}"#), to: &model)
+        if model.messages == forum {
+            throw fail("""
+                After a patch at "/\(cleared.key)" of {"text": null}, messages is as it was: \(cleared.sender)'s text was \
+                not deleted. A null child of a patch is deleted where the patch writes it — at the patch's path plus the \
+                child's key ("/\(cleared.key)/text" here), as every other child is, not at the key from the root. See \(Self.model.reference).
+                """)
+        }
+        try expect(model, forum.filter { $0.key != cleared.key }, after: "a patch at \"/\(cleared.key)\" of {\"text\": null}", mistake: """
+            The null deletes that message's text only: the message is no whole message any more, so it leaves messages \
+            (its sender and timestamp stay, for a text written later).
+            """)
+    }
+
+    /// A patch that cannot be read is as broken as a put that cannot: the same error, with its data. (A case of its own
+    /// for patch, written with `try?` and `return`, skipped it in silence; the test of a broken put above passed.)
+    func test_aPatchWhoseDataIsNotAPayload_throwsMalformedEventToo() throws {
+        var model = try modelWithSnapshot()
+        let broken = ServerSentEvent(name: "patch", data: #"{"path":"/-NsA1Jq8nC0kXw1tB2aQ","data":{"text":"Ed"#)
+        do {
+            try model.apply(broken)
+        } catch let error as ForumStreamError {
+            guard case .malformedEvent(let data) = error, data == broken.data else {
+                throw fail("For a patch whose data is cut short (not JSON), apply(_:) threw \(error); expected ForumStreamError.malformedEvent with the event's data, \(broken.data.debugDescription), as for a put. See \(Self.model.reference).")
+            }
+            return try expect(model, try Self.forumMessages(), after: "a patch whose data is not JSON (it threw, rightly)",
+                              mistake: "An event that cannot be read changes nothing.")
+        } catch {
+            throw fail("For a patch whose data is cut short (not JSON), apply(_:) threw \(type(of: error)) (\(error)); expected ForumStreamError.malformedEvent(data), as for a put. See \(Self.model.reference).")
+        }
+        throw fail("""
+            For a patch whose data is cut short (\(broken.data), not JSON), apply(_:) returned normally; it should throw \
+            ForumStreamError.malformedEvent(data), as it does for a put: a patch that cannot be read is a broken stream \
+            too, and skipping it (`try?` … `return`) leaves the thread silently wrong. See \(Self.model.reference).
+            """)
+    }
 }
