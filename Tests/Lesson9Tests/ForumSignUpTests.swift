@@ -28,6 +28,18 @@ final class ForumSignUpTests: Lesson9TestCase {
         try checkPasswordKept(secret: Self.adaPassword, printed: printed, exercise)
     }
 
+    func test_signUp_passwordWithSpacesAtItsEnds_isSentAsTyped() throws {
+        let password = "  difference engine  "   // spaces are characters of a password like any other
+        _ = try signUp(Self.benEmail, password)
+        guard let sent = auth.requests.last?.bodyJSON?["password"].stringValue, sent != password else { return }
+        throw fail("""
+            Ben's new password begins and ends with two spaces (\(password.count) characters); signUp sent one of \
+            \(sent.count) characters\(sent == password.trimmingCharacters(in: .whitespacesAndNewlines) ? ", the spaces at its ends cut off" : ""). \
+            Send the password exactly as typed: an account made with a trimmed password refuses the password its user \
+            typed, at the next sign-in. (Trimming the email is fine: an address has no spaces.) See \(exercise.reference).
+            """)
+    }
+
     // MARK: The new user
 
     func test_signUp_returnsTheNewUsersIDAndTokens() throws {
