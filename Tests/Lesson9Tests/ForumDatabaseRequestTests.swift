@@ -131,6 +131,19 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
             """)
     }
 
+    func test_database_badRequest_throwsStatus() throws {
+        let ada = try signedInAsAda(for: exercise)
+        let outcome = try request("PUT", "users/\(ada.userID)/name", body: "Ada")  // a string without its quotes: no JSON
+        if case .failure(let error) = outcome, case .status(400, _)? = error as? SignInError { return }
+        throw fail("""
+            database("PUT", "users/<Ada's uid>/name", body: Ada) sent a body that is not JSON (a string without its \
+            quotes), the database answered 400 {"error" : "Invalid data; couldn't parse JSON object, array, or value."}, \
+            and database gave \(Self.describe(outcome)); expected .status(400, "Invalid data; …"). Every status outside \
+            2xx but the rules' 401 Permission denied is .status, a 4xx as much as a 5xx: a 400 is no data, and no \
+            refusal by the rules. See \(exercise.reference) and §9.1.
+            """)
+    }
+
     /// A status whose body is not Firebase's JSON (an HTML page from a proxy in front of it) is `.status` too, with
     /// whatever text: not the decoder's error.
     private func checkAStatusWithoutJSON() throws {
@@ -178,6 +191,22 @@ final class ForumDatabaseRequestTests: Lesson9TestCase {
         }
         try checkRefreshedOnce(outcome, what: "one PUT")
         XCTAssertEqual(firebase.value(at: "users/\(ada.userID)/name"), "Ada", "After a PUT retried with a fresh token, the database holds \(firebase.value(at: "users/\(ada.userID)")) (\(databaseTraffic)). See LESSONS.md §9.4.")
+    }
+
+    func test_database_expiredToken_aPostIsSentAgainToo() throws {
+        let ada = try signedInAsAda(for: exercise)
+        letTheTokenExpire()
+        let outcome = try request("POST", "threads/t1/messages", body: #"{"uid":"\#(ada.userID)","text":"Hello again"}"#)
+        let posts = firebase.requests.filter { $0.method == "POST" }
+        if case .failure(let error) = outcome, posts.count == 1, !refreshRequests.isEmpty {
+            throw fail("""
+                Ada's token had expired: database sent her POST once (401 Auth token is expired), refreshed \
+                (\(refreshTraffic)), and threw \(Self.describe(error)) without sending the POST again. A 401 writes \
+                nothing, so the POST sent again with the new token makes one message, not two: retry every method \
+                once, a POST too. See LESSONS.md §9.4.
+                """)
+        }
+        try checkRefreshedOnce(outcome, what: "one POST")
     }
 
     func test_database_refresh_sendsTheRefreshTokenToSecureToken() throws {

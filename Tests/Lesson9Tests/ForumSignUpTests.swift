@@ -28,6 +28,18 @@ final class ForumSignUpTests: Lesson9TestCase {
         try checkPasswordKept(secret: Self.adaPassword, printed: printed, exercise)
     }
 
+    func test_signUp_passwordWithSpacesAtItsEnds_isSentAsTyped() throws {
+        let password = "  difference engine  "   // spaces are characters of a password like any other
+        _ = try signUp(Self.benEmail, password)
+        guard let sent = auth.requests.last?.bodyJSON?["password"].stringValue, sent != password else { return }
+        throw fail("""
+            Ben's new password begins and ends with two spaces (\(password.count) characters); signUp sent one of \
+            \(sent.count) characters\(sent == password.trimmingCharacters(in: .whitespacesAndNewlines) ? ", the spaces at its ends cut off" : ""). \
+            Send the password exactly as typed: an account made with a trimmed password refuses the password its user \
+            typed, at the next sign-in. (Trimming the email is fine: an address has no spaces.) See \(exercise.reference).
+            """)
+    }
+
     // MARK: The new user
 
     func test_signUp_returnsTheNewUsersIDAndTokens() throws {
@@ -72,6 +84,41 @@ final class ForumSignUpTests: Lesson9TestCase {
     func test_signUp_weakPassword_throwsWeakPassword() throws {
         let outcome = try signUp(Self.adaEmail, "12345")
         try expectFailure(outcome, .weakPassword, after: "Auth answered 400 \"WEAK_PASSWORD : Password should be at least 6 characters\"", exercise)
+    }
+
+    func test_signUp_otherMessage_throwsAuthWithTheWholeMessage() throws {
+        let message = "OPERATION_NOT_ALLOWED : Password sign-in is disabled for this project"
+        for _ in 0..<2 { auth.inject(.httpError(status: 400, message: message)) }
+        let outcome = try signUp()
+        let situation = "Auth answered 400 \"\(message)\" (the project has turned email sign-up off)"
+        if case .failure(SignInError.auth(let text)) = outcome, text != message, message.hasPrefix(text) {
+            throw fail("""
+                \(situation), and signUp threw .auth("\(text)"): the code without its detail. A message with no case of \
+                its own is .auth(message), the whole message as Auth sent it, detail included: cut at " : " only to \
+                compare with the codes you know (§9.1). See \(exercise.reference).
+                """)
+        }
+        try expectFailure(outcome, .auth(message), after: situation, exercise)
+    }
+
+    func test_signUp_anEmailWithAPlusAndASixCharacterPassword_signsUp() throws {
+        let email = "ada+forum@example.com", password = "sesame"
+        let outcome = try signUp(email, password)
+        guard case .failure(let error) = outcome else { return }
+        if auth.requests.isEmpty {
+            throw fail("""
+                signUp(email: "\(email)", password: <6 characters>) threw \(Self.describe(error)) without asking Auth. \
+                Auth takes both: an address may have a + before its @ (ada+forum@example.com reaches Ada, sorted into a \
+                folder), and a password needs at least 6 characters. Leave those checks to Auth (its WEAK_PASSWORD and \
+                INVALID_EMAIL say what is wrong), or check exactly Auth's rules: a stricter rule of your own (8 \
+                characters, an email pattern without +) refuses accounts Auth would make. See \(exercise.reference).
+                """)
+        }
+        throw fail("""
+            signUp(email: "\(email)", password: <6 characters>) threw \(Self.describe(error)) (\(authTraffic)); Auth \
+            takes that address and a password of at least 6 characters: expected the new user's credentials. See \
+            \(exercise.reference).
+            """)
     }
 
     func test_signUp_lostConnection_throwsTransport() throws {

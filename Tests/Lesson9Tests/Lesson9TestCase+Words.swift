@@ -229,6 +229,8 @@ extension Lesson9TestCase {
         switch (wanted, got) {
         case (.unknownEmail, .wrongPassword), (.wrongPassword, .unknownEmail):
             return "EMAIL_NOT_FOUND and INVALID_PASSWORD are two answers: no such account (offer to sign up), or the wrong password for an account that exists (offer to try again). Map each message to its own case."
+        case (.auth(let message), .weakPassword), (.auth(let message), .emailAlreadyInUse):
+            return "Only WEAK_PASSWORD and EMAIL_EXISTS are those two; any other message (\(message) here) is .auth(message), with the message as Auth sent it."
         case (.auth(let message), .wrongPassword), (.auth(let message), .unknownEmail):
             return "Only INVALID_PASSWORD and EMAIL_NOT_FOUND are those two; any other message (\(message) here) is .auth(message), with the message as Auth sent it."
         case (_, .decoding):
