@@ -36,7 +36,8 @@ class Lesson7TestCase: TimeZonedTestCase {
     /// device's time zone (a DateFormatter with a quoted 'Z' and no timeZone) is wrong everywhere, not only off UTC.
     /// `NSTimeZone.default` moves DateFormatter's; TimeZonedTestCase moves `TimeZone.current` too (once missed: a
     /// date "converted to local time" with `TimeZone.current.secondsFromGMT()`, a shift of zero on a UTC machine).
-    static let deviceTimeZone = TimeZone(identifier: "Asia/Kolkata")!
+    /// The zone TimeZonedTestCase also sets for `TimeZone.current`.
+    static let deviceTimeZone = TimeZone(identifier: testTimeZone)!
     private var savedTimeZone: TimeZone?
 
     override func setUpWithError() throws {
